@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { Commands, GetMemoriesRequest, StatsRequest } from '../../server/src/protocol';
+import type { MemoryServer } from './server/memoryServer';
+import { StatsPanel } from './views/statsPanel';
+
+export function registerCommands(context: vscode.ExtensionContext, server: MemoryServer, log: vscode.LogOutputChannel): void {
+  const needClient = () => {
+    const client = server.languageClient;
+    if (!client) void vscode.window.showWarningMessage(`Engram: ${server.unavailableReason}.`, 'Show Log').then((c) => c && log.show());
+    return client;
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(Commands.showStats, async () => {
+      const client = needClient();
+      if (!client) return;
+      StatsPanel.show(context.extensionUri, () => client.sendRequest(StatsRequest.type, {}), log);
+    }),
+
+    vscode.commands.registerCommand(Commands.restartServer, async () => {
+      log.info('Restarting the memory server on request.');
+      await server.restart();
+    }),
+
+    // The target of server-made CodeLenses: lists the memories behind the lens.
+    vscode.commands.registerCommand(Commands.showMemories, async (uri: string, ids: string[]) => {
+      const client = needClient();
+      if (!client || !Array.isArray(ids)) return;
+      const memories = await client.sendRequest(GetMemoriesRequest.type, { uri, ids });
+      await vscode.window.showQuickPick(
+        memories.map((m) => ({
+          label: `${m.pin === 'none' ? '$(note)' : '$(pin)'} ${m.title}`,
+          description: `${m.kind}${m.pin === 'none' ? '' : ` · ${m.pin} pin`}`,
+          detail: [m.body !== m.title ? m.body : '', m.why ? `Why: ${m.why}` : ''].filter(Boolean).join(' — ') || undefined,
+        })),
+        { title: 'Engram memories', matchOnDetail: true },
+      );
+    }),
+  );
+}

@@ -1,0 +1,132 @@
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  TransportKind,
+  type ErrorHandler,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { ServerStatusNotification } from '../../../server/src/protocol';
+import type { MemoryStatusItem } from '../statusBar';
+import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
+
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 3 * 60_000;
+
+/**
+ * Owns the language client and the memory server process behind it: finds a runtime, starts,
+ * restarts a crashed server a bounded number of times, and keeps the status bar truthful.
+ */
+export class MemoryServer implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private readonly crashes: number[] = [];
+  private runtimeError: string | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly status: MemoryStatusItem,
+  ) {}
+
+  get languageClient(): LanguageClient | undefined {
+    return this.client?.state === State.Running ? this.client : undefined;
+  }
+
+  /** Why the server is not running, for commands that need it. */
+  get unavailableReason(): string {
+    return this.runtimeError ?? 'the Engram memory server is not running';
+  }
+
+  async start(): Promise<void> {
+    this.status.show({ kind: 'starting' });
+    const configured = vscode.workspace.getConfiguration('engram').get<string>('nodePath', '');
+    const resolution = await resolveNodeRuntime(configured, this.context.asAbsolutePath('dist/native'));
+    if (!resolution.ok) {
+      this.failRuntime(resolution.reason);
+      return;
+    }
+    this.runtimeError = undefined;
+    this.log.info(`Starting the memory server on Node ${resolution.runtime.version} (${resolution.runtime.path}, from ${resolution.runtime.origin})`);
+    this.client = this.createClient(resolution.runtime);
+    this.client.onNotification(ServerStatusNotification.type, (status) => this.status.show({ kind: 'running', status }));
+    try {
+      await this.client.start();
+    } catch (error) {
+      const message = `The memory server did not start: ${(error as Error).message}`;
+      this.log.error(message);
+      this.status.show({ kind: 'failed', message });
+    }
+  }
+
+  async restart(): Promise<void> {
+    this.crashes.length = 0;
+    await this.stop();
+    await this.start();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client && client.state !== State.Stopped) {
+      try {
+        await client.stop(5000);
+      } catch (error) {
+        this.log.warn(`Stopping the memory server: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+
+  private failRuntime(reason: string): void {
+    this.runtimeError = reason;
+    this.log.error(reason);
+    this.status.show({ kind: 'failed', message: reason });
+    void vscode.window.showErrorMessage(`Engram cannot start its memory server. ${reason}`, 'Set Node Path').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'engram.nodePath');
+    });
+  }
+
+  private createClient(runtime: NodeRuntime): LanguageClient {
+    const serverOptions: ServerOptions = {
+      command: runtime.path,
+      args: [this.context.asAbsolutePath('dist/engram.js'), 'lsp'],
+      transport: TransportKind.stdio,
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: 'file' }],
+      outputChannel: this.log,
+      errorHandler: this.errorHandler(),
+    };
+    return new LanguageClient('engram', 'Engram Memory Server', serverOptions, clientOptions);
+  }
+
+  /** Restarts a crashed server at most MAX_RESTARTS times within RESTART_WINDOW_MS, saying so. */
+  private errorHandler(): ErrorHandler {
+    return {
+      error: (error) => {
+        this.log.error(`Memory server connection error: ${error.message}`);
+        return { action: ErrorAction.Continue, handled: true };
+      },
+      closed: () => {
+        const now = Date.now();
+        while (this.crashes.length && now - this.crashes[0]! > RESTART_WINDOW_MS) this.crashes.shift();
+        this.crashes.push(now);
+        if (this.crashes.length > MAX_RESTARTS) {
+          const message = `The memory server stopped ${MAX_RESTARTS} times in ${RESTART_WINDOW_MS / 60_000} minutes; not restarting. Run "Engram: Restart Memory Server" after checking the Engram output.`;
+          this.log.error(message);
+          this.status.show({ kind: 'failed', message });
+          return { action: CloseAction.DoNotRestart, message, handled: false };
+        }
+        this.log.warn(`The memory server stopped unexpectedly; restarting (attempt ${this.crashes.length} of ${MAX_RESTARTS}).`);
+        this.status.show({ kind: 'restarting', attempt: this.crashes.length, reason: 'process exited' });
+        return { action: CloseAction.Restart, handled: true };
+      },
+    };
+  }
+}

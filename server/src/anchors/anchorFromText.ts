@@ -1,0 +1,31 @@
+import { createHash } from 'node:crypto';
+import type { Anchor, TextRange } from '../memory/types';
+
+const CONTEXT_LINES = 2;
+
+export function hashContent(text: string): string {
+  return createHash('sha256').update(text.replace(/\r\n/g, '\n')).digest('hex').slice(0, 32);
+}
+
+/**
+ * Builds an anchor for whole lines `startLine..endLine` (zero-based, inclusive) of a file: the
+ * hash of those lines and the lines around them, so the code can be found again after it moves.
+ */
+export function anchorLines(path: string, text: string, startLine: number, endLine: number): Omit<Anchor, 'stale'> {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  if (startLine < 0 || endLine < startLine || endLine >= lines.length) {
+    throw new RangeError(`lines ${startLine + 1}-${endLine + 1} are outside ${path}, which has ${lines.length} lines`);
+  }
+  const range: TextRange = { startLine, startCharacter: 0, endLine, endCharacter: lines[endLine]!.length };
+  return {
+    path,
+    range,
+    contentHash: hashContent(lines.slice(startLine, endLine + 1).join('\n')),
+    contextBefore: lines.slice(Math.max(0, startLine - CONTEXT_LINES), startLine).join('\n'),
+    contextAfter: lines.slice(endLine + 1, endLine + 1 + CONTEXT_LINES).join('\n'),
+  };
+}
+
+export function rangeContainsLine(range: TextRange, line: number): boolean {
+  return line >= range.startLine && line <= range.endLine;
+}

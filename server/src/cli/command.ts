@@ -1,0 +1,56 @@
+import type { ParseArgsConfig } from 'node:util';
+
+/** Where a command writes; injected so tests and the bundle share one code path. */
+export interface CliIO {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A usage mistake: the CLI prints the message and the command's usage, and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A failure the user can act on: printed without a stack trace, exit 1. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface ParsedArgs {
+  readonly values: Record<string, string | boolean | string[] | undefined>;
+  readonly positionals: readonly string[];
+}
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  /** Usage line after `engram <name>`. */
+  readonly usage: string;
+  readonly options: OptionSpec;
+  readonly positionals: { readonly min: number; readonly max: number };
+  run(args: ParsedArgs, io: CliIO): Promise<number> | number;
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function listOption(args: ParsedArgs, name: string): string[] {
+  const value = args.values[name];
+  return Array.isArray(value) ? value : [];
+}
+
+export function integerOption(args: ParsedArgs, name: string, bounds: { min: number; max: number }): number | undefined {
+  const raw = stringOption(args, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < bounds.min || value > bounds.max) {
+    throw new UsageError(`--${name} takes a whole number from ${bounds.min} to ${bounds.max}, not "${raw}"`);
+  }
+  return value;
+}

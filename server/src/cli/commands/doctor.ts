@@ -1,0 +1,83 @@
+import Database from 'better-sqlite3';
+import { findNativeBinding } from '../../store/nativeBinding';
+import type { Project } from '../../project';
+import type { Command } from '../command';
+import { openProjectFor, projectOptionSpec } from '../projectOption';
+
+interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+const MIN_NODE_MAJOR = 20;
+
+function checkRuntime(): Check {
+  const major = Number(process.versions.node.split('.')[0]);
+  const detail = `Node ${process.version} (ABI ${process.versions.modules}) at ${process.execPath}`;
+  return major >= MIN_NODE_MAJOR
+    ? { name: 'runtime', ok: true, detail }
+    : { name: 'runtime', ok: false, detail: `${detail}: Engram needs Node ${MIN_NODE_MAJOR} or newer` };
+}
+
+function checkBinding(): Check {
+  try {
+    const binding = findNativeBinding();
+    const db = new Database(':memory:', { nativeBinding: binding });
+    try {
+      const version = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+      db.exec('CREATE VIRTUAL TABLE probe USING fts5 (text)');
+      return { name: 'binding', ok: true, detail: `${binding} (SQLite ${version}, FTS5)` };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return { name: 'binding', ok: false, detail: (error as Error).message };
+  }
+}
+
+function checkDatabase(project: Project): Check[] {
+  const counts = project.store.counts();
+  const checks: Check[] = [
+    { name: 'project', ok: true, detail: project.root },
+    { name: 'database', ok: true, detail: `${project.databaseFile} (schema ${project.store.schemaVersion()})` },
+    {
+      name: 'memories',
+      ok: true,
+      detail: `${counts.byStatus.active} active, ${counts.byStatus.archived} archived, ${counts.byStatus.forgotten} forgotten; ${counts.pinned.hard} hard and ${counts.pinned.soft} soft pins; ${counts.sessions} agent sessions`,
+    },
+  ];
+  for (const notice of project.notices) checks.push({ name: 'notice', ok: true, detail: notice });
+  return checks;
+}
+
+export const doctorCommand: Command = {
+  name: 'doctor',
+  summary: 'check the runtime, the SQLite binding and the project database; exit 1 when something is wrong',
+  usage: '[--json]',
+  options: { ...projectOptionSpec, json: { type: 'boolean' } },
+  positionals: { min: 0, max: 0 },
+  run(args, io) {
+    const checks: Check[] = [checkRuntime(), checkBinding()];
+    if (checks.every((c) => c.ok)) {
+      try {
+        const project = openProjectFor(args, io);
+        try {
+          checks.push(...checkDatabase(project));
+        } finally {
+          project.close();
+        }
+      } catch (error) {
+        checks.push({ name: 'database', ok: false, detail: (error as Error).message });
+      }
+    }
+    const ok = checks.every((c) => c.ok);
+    if (args.values.json) {
+      io.out(`${JSON.stringify({ ok, checks })}\n`);
+    } else {
+      for (const check of checks) io.out(`${check.ok ? '✓' : '✗'} ${check.name.padEnd(9)} ${check.detail}\n`);
+      io.out(ok ? 'Engram is healthy.\n' : 'Engram is NOT working: see the ✗ lines above.\n');
+    }
+    return ok ? 0 : 1;
+  },
+};

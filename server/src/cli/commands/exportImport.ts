@@ -1,0 +1,77 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { memoryToRecord, parseMemoryRecord } from '../../memory/record';
+import { CliError, stringOption, type Command } from '../command';
+import { openProjectFor, projectOptionSpec } from '../projectOption';
+
+export const exportCommand: Command = {
+  name: 'export',
+  summary: 'write every memory as JSON Lines (to stdout, or --out FILE)',
+  usage: '[--out FILE]',
+  options: { ...projectOptionSpec, out: { type: 'string' } },
+  positionals: { min: 0, max: 0 },
+  async run(args, io) {
+    const project = openProjectFor(args, io);
+    try {
+      const out = stringOption(args, 'out');
+      let count = 0;
+      if (out === undefined) {
+        for (const memory of project.store.all()) {
+          io.out(`${JSON.stringify(memoryToRecord(memory))}\n`);
+          count++;
+        }
+        return 0;
+      }
+      const target = path.resolve(io.cwd, out);
+      const stream = createWriteStream(target);
+      for (const memory of project.store.all()) {
+        if (!stream.write(`${JSON.stringify(memoryToRecord(memory))}\n`)) await new Promise<void>((r) => stream.once('drain', () => r()));
+        count++;
+      }
+      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      io.err(`engram: exported ${count} memories to ${target}\n`);
+      return 0;
+    } finally {
+      project.close();
+    }
+  },
+};
+
+export const importCommand: Command = {
+  name: 'import',
+  summary: 'read memories from a JSON Lines export (idempotent; bad lines are reported and skipped)',
+  usage: 'FILE',
+  options: { ...projectOptionSpec, json: { type: 'boolean' } },
+  positionals: { min: 1, max: 1 },
+  async run(args, io) {
+    const file = path.resolve(io.cwd, args.positionals[0]!);
+    const input = createReadStream(file);
+    const opened = new Promise<void>((resolve, reject) => {
+      input.once('open', () => resolve());
+      input.once('error', (error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
+    });
+    await opened;
+    const project = openProjectFor(args, io);
+    const tally = { added: 0, updated: 0, unchanged: 0, rejected: 0 };
+    try {
+      let lineNumber = 0;
+      for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+        lineNumber++;
+        if (!line.trim()) continue;
+        const parsed = parseMemoryRecord(line);
+        if (!parsed.ok) {
+          tally.rejected++;
+          io.err(`engram: ${file}:${lineNumber}: skipped, ${parsed.error}\n`);
+          continue;
+        }
+        tally[project.store.import(parsed.memory)]++;
+      }
+    } finally {
+      project.close();
+    }
+    io.out(args.values.json ? `${JSON.stringify(tally)}\n` : `added ${tally.added}, updated ${tally.updated}, unchanged ${tally.unchanged}, rejected ${tally.rejected}\n`);
+    // Good lines are kept; a non-zero exit still tells scripts that something was skipped.
+    return tally.rejected ? 1 : 0;
+  },
+};

@@ -1,0 +1,16 @@
+import type { Command } from '../command';
+
+export const lspCommand: Command = {
+  name: 'lsp',
+  summary: 'run the memory server as a language server (for VS Code or any LSP client)',
+  usage: '--stdio | --node-ipc',
+  options: { stdio: { type: 'boolean' }, 'node-ipc': { type: 'boolean' }, 'clientProcessId': { type: 'string' } },
+  positionals: { min: 0, max: 0 },
+  async run() {
+    // Loaded lazily so short CLI commands do not pay for the LSP libraries.
+    const { runLanguageServer } = await import('../../lsp/server');
+    runLanguageServer();
+    // The connection keeps the process alive; it ends when the client sends `exit` or goes away.
+    return new Promise<number>(() => undefined);
+  },
+};

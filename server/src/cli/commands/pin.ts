@@ -1,0 +1,28 @@
+import type { PinLevel } from '../../memory/types';
+import { CliError, type Command } from '../command';
+import { openProjectFor, projectOptionSpec } from '../projectOption';
+
+function pinCommand(name: 'pin' | 'unpin', summary: string, level: (args: Parameters<Command['run']>[0]) => PinLevel): Command {
+  return {
+    name,
+    summary,
+    usage: name === 'pin' ? '[--soft] ID' : 'ID',
+    options: { ...projectOptionSpec, ...(name === 'pin' ? { soft: { type: 'boolean' } } : {}) },
+    positionals: { min: 1, max: 1 },
+    run(args, io) {
+      const project = openProjectFor(args, io);
+      try {
+        const id = args.positionals[0]!;
+        const memory = project.store.setPin(id, level(args));
+        if (!memory) throw new CliError(`no memory with id ${id} in ${project.root}`);
+        io.out(`${memory.id} ${memory.pin === 'none' ? 'unpinned' : `${memory.pin}-pinned`}\n`);
+        return 0;
+      } finally {
+        project.close();
+      }
+    },
+  };
+}
+
+export const pinCommandSpec = pinCommand('pin', 'pin a memory (hard unless --soft): never evicted, shown first', (args) => (args.values.soft ? 'soft' : 'hard'));
+export const unpinCommandSpec = pinCommand('unpin', 'remove a memory\'s pin', () => 'none');

@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { openProject, type Project } from '../project';
+import { toProjectPath } from '../store/paths';
+import { CliError, stringOption, type CliIO, type ParsedArgs } from './command';
+
+/** Every command takes `--project DIR`; the default is the current directory. */
+export const projectOptionSpec = { project: { type: 'string' } } as const;
+
+export function openProjectFor(args: ParsedArgs, io: CliIO): Project {
+  const folder = path.resolve(io.cwd, stringOption(args, 'project') ?? '.');
+  const project = openProject(folder, io.env);
+  for (const notice of project.notices) io.err(`engram: ${notice}\n`);
+  return project;
+}
+
+/**
+ * A file argument as a project-relative path: relative to the cwd when that lands inside the
+ * project, else relative to the project root (so `--project demo --file src/db.ts` works too).
+ */
+export function projectPathOf(project: Project, io: CliIO, file: string): string {
+  const relative = toProjectPath(project.root, path.resolve(io.cwd, file)) ?? (path.isAbsolute(file) ? null : toProjectPath(project.root, file));
+  if (relative === null) throw new CliError(`${file} is not inside the project ${project.root}`);
+  return relative;
+}

@@ -1,0 +1,114 @@
+import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { GetMemoriesRequest, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
+import { provideCodeLenses } from './codeLens';
+import { provideHover } from './hover';
+import { ProjectRegistry } from './projectRegistry';
+
+/** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
+const EXTERNAL_WRITE_POLL_MS = 1000;
+
+/**
+ * The long-lived memory server, one per VS Code window, speaking LSP over stdio or node-ipc
+ * (`engram lsp --stdio`). It exits with its client: vscode-languageserver watches the parent pid.
+ */
+export function runLanguageServer(): Connection {
+  const connection = createConnection(ProposedFeatures.all);
+  const documents = new TextDocuments(TextDocument);
+  let codeLensRefresh = false;
+  let lastStatus = '';
+
+  const sendStatus = () => {
+    const status = currentStatus();
+    const key = JSON.stringify(status);
+    if (key === lastStatus) return;
+    lastStatus = key;
+    void connection.sendNotification(ServerStatusNotification.type, status);
+  };
+
+  const projects = new ProjectRegistry((project) => {
+    connection.console.info(`Opened ${project.databaseFile} for ${project.root}`);
+    for (const notice of project.notices) {
+      connection.console.warn(notice);
+      void connection.window.showWarningMessage(`Engram: ${notice}`);
+    }
+  });
+
+  function currentStatus(): ServerStatusParams {
+    const open = projects.openProjects();
+    const memoryCount = open.reduce((sum, p) => sum + p.store.counts().byStatus.active, 0);
+    const problems = projects.openProblems();
+    if (problems.length) {
+      return { health: 'error', message: problems.map((p) => p.message).join(' '), memoryCount };
+    }
+    const notices = open.flatMap((p) => p.notices);
+    if (notices.length) return { health: 'warning', message: notices.join(' '), memoryCount };
+    const where = open.length === 1 ? ` in ${open[0]!.root}` : open.length ? ` in ${open.length} projects` : '';
+    return { health: 'ok', message: `Memory server running: ${memoryCount} memories${where}.`, memoryCount };
+  }
+
+  connection.onInitialize((params) => {
+    const folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri).fsPath);
+    if (folders.length === 0 && params.rootUri) folders.push(URI.parse(params.rootUri).fsPath);
+    projects.setWorkspaceFolders(folders);
+    for (const problem of projects.openProblems()) connection.console.error(`Cannot open the memory of ${problem.root}: ${problem.message}`);
+    codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        codeLensProvider: { resolveProvider: false },
+      },
+      serverInfo: { name: 'engram', version: process.env.ENGRAM_VERSION ?? 'dev' },
+    };
+  });
+
+  connection.onInitialized(() => {
+    sendStatus();
+    watchExternalWrites();
+  });
+
+  function watchExternalWrites(): void {
+    const seen = new Map<string, number>();
+    const timer = setInterval(() => {
+      let changed = false;
+      for (const project of projects.openProjects()) {
+        try {
+          const version = project.store.dataVersion();
+          if (seen.has(project.root) && seen.get(project.root) !== version) changed = true;
+          seen.set(project.root, version);
+        } catch (error) {
+          connection.console.error(`Checking ${project.databaseFile} for changes failed: ${(error as Error).message}`);
+        }
+      }
+      if (!changed) return;
+      if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+      sendStatus();
+    }, EXTERNAL_WRITE_POLL_MS);
+    timer.unref();
+  }
+
+  connection.onHover((params) => provideHover(projects, params));
+  connection.onCodeLens((params) => provideCodeLenses(projects, params));
+
+  connection.onRequest(StatsRequest.type, (): StatsResult => ({
+    projects: projects.openProjects().map((p) => ({ root: p.root, databaseFile: p.databaseFile, schemaVersion: p.store.schemaVersion(), ...p.store.counts() })),
+    runtime: { node: process.version, abi: process.versions.modules, pid: process.pid },
+  }));
+
+  connection.onRequest(GetMemoriesRequest.type, (params) => {
+    const file = projects.fileFor(params.uri);
+    if (!file) return [];
+    return params.ids.flatMap((id) => {
+      const memory = file.project.store.get(id);
+      return memory ? [summarize(memory)] : [];
+    });
+  });
+
+  connection.onShutdown(() => projects.closeAll());
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}

@@ -1,0 +1,118 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { findNativeBinding } from './nativeBinding';
+
+export type SqliteDatabase = Database.Database;
+
+/** The database was written by a newer Engram; we refuse rather than downgrade it. */
+export class SchemaTooNewError extends Error {
+  constructor(readonly file: string, readonly found: number) {
+    super(
+      `The memory database ${file} has schema version ${found}, newer than this Engram understands ` +
+        `(${SCHEMA_VERSION}). Update Engram; the database was left untouched.`,
+    );
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+export interface OpenedDatabase {
+  readonly db: SqliteDatabase;
+  readonly file: string;
+  /** Things the user must hear about: a corrupt file moved aside, a backup taken before a migration. */
+  readonly notices: readonly string[];
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+const UNREADABLE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+function configure(db: SqliteDatabase): void {
+  // busy_timeout first: every later statement, including the WAL switch, then waits for other
+  // writers (hooks, MCP servers, the CLI) instead of failing with SQLITE_BUSY.
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+}
+
+/** Opens a connection and reads the schema version, which is where a non-SQLite file shows itself. */
+function connectAndReadVersion(file: string): { db: SqliteDatabase; version: number } {
+  const db = new Database(file, { nativeBinding: findNativeBinding() });
+  try {
+    configure(db);
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    return { db, version: db.pragma('user_version', { simple: true }) as number };
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function isUnreadable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && UNREADABLE_CODES.has((error as { code?: string }).code ?? '');
+}
+
+/** Moves a database that SQLite cannot read out of the way, keeping every byte of it. */
+function moveAside(file: string): string {
+  const aside = `${file}.corrupt-${timestamp()}`;
+  renameSync(file, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
+}
+
+function migrate(db: SqliteDatabase, file: string, from: number, notices: string[]): void {
+  if (from > 0) {
+    const backup = `${file}.backup-v${from}-${timestamp()}`;
+    db.prepare('VACUUM INTO ?').run(backup);
+    notices.push(`Backed up ${file} to ${backup} before migrating from schema ${from} to ${SCHEMA_VERSION}.`);
+  }
+  const apply = db.transaction(() => {
+    // Another process may have migrated while we waited for the write lock.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+  });
+  apply.immediate();
+}
+
+/**
+ * Opens (creating if needed) a project's memory database: WAL, busy timeout, foreign keys, and
+ * the schema brought up to date. A file SQLite cannot read is moved aside, never overwritten.
+ */
+export function openDatabase(file: string): OpenedDatabase {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const notices: string[] = [];
+  let opened: { db: SqliteDatabase; version: number };
+  try {
+    opened = connectAndReadVersion(file);
+  } catch (error) {
+    if (!isUnreadable(error)) throw error;
+    const aside = moveAside(file);
+    notices.push(`${file} is not a readable SQLite database (${(error as Error).message}); moved it to ${aside} and started a new one.`);
+    opened = connectAndReadVersion(file);
+  }
+  const { db, version } = opened;
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw new SchemaTooNewError(file, version);
+  }
+  if (version < SCHEMA_VERSION) {
+    try {
+      migrate(db, file, version, notices);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+  return { db, file, notices };
+}

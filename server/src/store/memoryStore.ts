@@ -1,0 +1,289 @@
+import type { Statement } from 'better-sqlite3';
+import { newMemoryId } from '../memory/ids';
+import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
+import { MEMORY_KINDS } from '../memory/types';
+import { identifierParts } from '../recall/terms';
+import type { SqliteDatabase } from './database';
+
+export interface MemoryCounts {
+  readonly total: number;
+  readonly byStatus: Readonly<Record<MemoryStatus, number>>;
+  readonly byKind: Readonly<Record<MemoryKind, number>>;
+  readonly pinned: { readonly soft: number; readonly hard: number };
+  readonly sessions: number;
+}
+
+export type ImportOutcome = 'added' | 'updated' | 'unchanged';
+
+interface MemoryRow {
+  rowid: number;
+  id: string;
+  kind: MemoryKind;
+  title: string;
+  body: string;
+  why: string | null;
+  source: Memory['source'];
+  session_id: string | null;
+  created_at: number;
+  updated_at: number;
+  importance: number;
+  pin: PinLevel;
+  status: MemoryStatus;
+  meta: string;
+  files_json: string;
+  symbols_json: string;
+  anchor_path: string | null;
+  start_line: number | null;
+  start_character: number | null;
+  end_line: number | null;
+  end_character: number | null;
+  content_hash: string | null;
+  context_before: string | null;
+  context_after: string | null;
+  stale: number | null;
+}
+
+const SELECT_MEMORY = `
+  SELECT m.*,
+    (SELECT json_group_array(path) FROM memory_files f WHERE f.memory_rowid = m.rowid) AS files_json,
+    (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json,
+    a.path AS anchor_path, a.start_line, a.start_character, a.end_line, a.end_character,
+    a.content_hash, a.context_before, a.context_after, a.stale
+  FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid`;
+
+function rowToMemory(row: MemoryRow): Memory {
+  const anchor: Anchor | null =
+    row.anchor_path === null
+      ? null
+      : {
+          path: row.anchor_path,
+          range: {
+            startLine: row.start_line!,
+            startCharacter: row.start_character!,
+            endLine: row.end_line!,
+            endCharacter: row.end_character!,
+          },
+          contentHash: row.content_hash!,
+          contextBefore: row.context_before!,
+          contextAfter: row.context_after!,
+          stale: row.stale === 1,
+        };
+  return {
+    id: row.id as MemoryId,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    why: row.why,
+    source: row.source,
+    sessionId: row.session_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    importance: row.importance,
+    pin: row.pin,
+    status: row.status,
+    files: JSON.parse(row.files_json) as string[],
+    symbols: JSON.parse(row.symbols_json) as string[],
+    anchor,
+    meta: JSON.parse(row.meta) as Record<string, unknown>,
+  };
+}
+
+function sortedUnique(values: readonly string[] | undefined): string[] {
+  return [...new Set(values ?? [])].sort();
+}
+
+/**
+ * The only place that reads and writes memories with SQL. Every write is one transaction, so a
+ * memory and its tags, anchor and index entry appear together or not at all.
+ */
+export class MemoryStore {
+  private readonly statements: {
+    insert: Statement;
+    update: Statement;
+    insertFile: Statement;
+    insertSymbol: Statement;
+    insertAnchor: Statement;
+    deleteFiles: Statement;
+    deleteSymbols: Statement;
+    deleteAnchor: Statement;
+    deleteFts: Statement;
+    insertFts: Statement;
+    byId: Statement;
+    byRowid: Statement;
+    rowidOf: Statement;
+    all: Statement;
+    constraintsForFile: Statement;
+    forFile: Statement;
+    search: Statement;
+    recent: Statement;
+    setPin: Statement;
+    countByKindStatus: Statement;
+    countPinned: Statement;
+    countSessions: Statement;
+  };
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.statements = {
+      insert: db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, created_at, updated_at, importance, pin, status, meta)
+        VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
+      update: db.prepare(`UPDATE memories SET kind = @kind, title = @title, body = @body, why = @why, source = @source,
+        session_id = @sessionId, created_at = @createdAt, updated_at = @updatedAt, importance = @importance, pin = @pin,
+        status = @status, meta = @meta WHERE id = @id`),
+      insertFile: db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (@rowid, @path)'),
+      insertSymbol: db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (@rowid, @symbol)'),
+      insertAnchor: db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
+        content_hash, context_before, context_after, stale)
+        VALUES (@rowid, @path, @startLine, @startCharacter, @endLine, @endCharacter, @contentHash, @contextBefore, @contextAfter, @stale)`),
+      deleteFiles: db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?'),
+      deleteSymbols: db.prepare('DELETE FROM memory_symbols WHERE memory_rowid = ?'),
+      deleteAnchor: db.prepare('DELETE FROM anchors WHERE memory_rowid = ?'),
+      deleteFts: db.prepare('DELETE FROM memory_fts WHERE rowid = ?'),
+      insertFts: db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
+      byId: db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
+      byRowid: db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
+      rowidOf: db.prepare('SELECT rowid FROM memories WHERE id = ?'),
+      all: db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
+      constraintsForFile: db.prepare(`${SELECT_MEMORY}
+        WHERE m.kind = 'constraint' AND m.status = 'active'
+          AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+        ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
+      forFile: db.prepare(`${SELECT_MEMORY}
+        WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+        ORDER BY m.updated_at DESC LIMIT @limit`),
+      search: db.prepare(`SELECT rowid, bm25(memory_fts, 4.0, 1.0, 2.0, 2.0) AS rank FROM memory_fts
+        WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
+      recent: db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
+      setPin: db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
+      countByKindStatus: db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
+      countPinned: db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
+      countSessions: db.prepare('SELECT count(*) AS n FROM sessions'),
+    };
+  }
+
+  add(input: NewMemory, now: number = Date.now()): Memory {
+    const memory: Memory = {
+      id: newMemoryId(now),
+      kind: input.kind,
+      title: input.title,
+      body: input.body ?? '',
+      why: input.why ?? null,
+      source: input.source,
+      sessionId: input.sessionId ?? null,
+      createdAt: now,
+      updatedAt: now,
+      importance: input.importance ?? 0.5,
+      pin: input.pin ?? 'none',
+      status: 'active',
+      files: sortedUnique(input.files),
+      symbols: sortedUnique(input.symbols),
+      anchor: input.anchor ? { ...input.anchor, stale: false } : null,
+      meta: input.meta ?? {},
+    };
+    this.db.transaction(() => this.write(memory, 'insert'))();
+    return memory;
+  }
+
+  get(id: string): Memory | null {
+    const row = this.statements.byId.get(id) as MemoryRow | undefined;
+    return row ? rowToMemory(row) : null;
+  }
+
+  /** Every memory, oldest first, streamed so an export never holds the whole database in memory. */
+  *all(): Generator<Memory> {
+    for (const row of this.statements.all.iterate() as IterableIterator<MemoryRow>) yield rowToMemory(row);
+  }
+
+  /** Active constraints tagged with a file: hard pins first. */
+  constraintsForFile(path: string): Memory[] {
+    return (this.statements.constraintsForFile.all({ path }) as MemoryRow[]).map(rowToMemory);
+  }
+
+  forFile(path: string, limit: number): Memory[] {
+    return (this.statements.forFile.all({ path, limit }) as MemoryRow[]).map(rowToMemory);
+  }
+
+  recent(limit: number): Memory[] {
+    return (this.statements.recent.all({ limit }) as MemoryRow[]).map(rowToMemory);
+  }
+
+  /** Full-text matches as (memory, bm25 rank) pairs, best first; `ftsQuery` must be a safe FTS5 query. */
+  search(ftsQuery: string, limit: number): { memory: Memory; rank: number }[] {
+    const hits = this.statements.search.all({ query: ftsQuery, limit }) as { rowid: number; rank: number }[];
+    const results: { memory: Memory; rank: number }[] = [];
+    for (const hit of hits) {
+      const row = this.statements.byRowid.get(hit.rowid) as MemoryRow | undefined;
+      if (row) results.push({ memory: rowToMemory(row), rank: hit.rank });
+    }
+    return results;
+  }
+
+  /** Returns the updated memory, or null when no memory has that id. */
+  setPin(id: string, pin: PinLevel, now: number = Date.now()): Memory | null {
+    const changed = this.statements.setPin.run({ id, pin, now }).changes;
+    return changed ? this.get(id) : null;
+  }
+
+  /**
+   * Takes a memory from an export: added when new, replaced when the incoming copy is newer,
+   * left alone otherwise — so importing the same file twice changes nothing.
+   */
+  import(memory: Memory): ImportOutcome {
+    return this.db.transaction((): ImportOutcome => {
+      const existing = this.get(memory.id);
+      if (!existing) {
+        this.write(memory, 'insert');
+        return 'added';
+      }
+      if (memory.updatedAt <= existing.updatedAt) return 'unchanged';
+      this.write(memory, 'update');
+      return 'updated';
+    })();
+  }
+
+  counts(): MemoryCounts {
+    const byKind = Object.fromEntries(MEMORY_KINDS.map((k) => [k, 0])) as Record<MemoryKind, number>;
+    const byStatus: Record<MemoryStatus, number> = { active: 0, archived: 0, forgotten: 0 };
+    let total = 0;
+    for (const row of this.statements.countByKindStatus.all() as { kind: MemoryKind; status: MemoryStatus; n: number }[]) {
+      total += row.n;
+      byStatus[row.status] += row.n;
+      if (row.status === 'active' && row.kind in byKind) byKind[row.kind] += row.n;
+    }
+    const pinned = { soft: 0, hard: 0 };
+    for (const row of this.statements.countPinned.all() as { pin: 'soft' | 'hard'; n: number }[]) pinned[row.pin] = row.n;
+    const sessions = (this.statements.countSessions.get() as { n: number }).n;
+    return { total, byStatus, byKind, pinned, sessions };
+  }
+
+  schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  /** Changes whenever another connection commits: a cheap way to notice writes by the CLI or hooks. */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  private write(memory: Memory, mode: 'insert' | 'update'): void {
+    const params = { ...memory, meta: JSON.stringify(memory.meta) };
+    let rowid: number;
+    if (mode === 'insert') {
+      rowid = Number(this.statements.insert.run(params).lastInsertRowid);
+    } else {
+      this.statements.update.run(params);
+      rowid = (this.statements.rowidOf.get(memory.id) as { rowid: number }).rowid;
+      this.statements.deleteFiles.run(rowid);
+      this.statements.deleteSymbols.run(rowid);
+      this.statements.deleteAnchor.run(rowid);
+      this.statements.deleteFts.run(rowid);
+    }
+    for (const path of memory.files) this.statements.insertFile.run({ rowid, path });
+    for (const symbol of memory.symbols) this.statements.insertSymbol.run({ rowid, symbol });
+    if (memory.anchor) {
+      this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
+        contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
+    }
+    const tags = [...memory.files, ...memory.symbols, ...identifierParts([memory.title, ...memory.files, ...memory.symbols].join(' '))].join(' ');
+    this.statements.insertFts.run({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags });
+  }
+}
