@@ -27,7 +27,10 @@ export function runLanguageServer(): Connection {
     void connection.sendNotification(ServerStatusNotification.type, status);
   };
 
+  // Last seen data_version per project, taken when it opens so no external write is missed.
+  const seenVersions = new Map<string, number>();
   const projects = new ProjectRegistry((project) => {
+    seenVersions.set(project.root, project.store.dataVersion());
     connection.console.info(`Opened ${project.databaseFile} for ${project.root}`);
     for (const notice of project.notices) {
       connection.console.warn(notice);
@@ -70,14 +73,13 @@ export function runLanguageServer(): Connection {
   });
 
   function watchExternalWrites(): void {
-    const seen = new Map<string, number>();
     const timer = setInterval(() => {
       let changed = false;
       for (const project of projects.openProjects()) {
         try {
           const version = project.store.dataVersion();
-          if (seen.has(project.root) && seen.get(project.root) !== version) changed = true;
-          seen.set(project.root, version);
+          if (seenVersions.get(project.root) !== version) changed = true;
+          seenVersions.set(project.root, version);
         } catch (error) {
           connection.console.error(`Checking ${project.databaseFile} for changes failed: ${(error as Error).message}`);
         }

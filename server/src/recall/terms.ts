@@ -23,8 +23,9 @@ export function identifierParts(text: string): string[] {
 /** Turns free text into a safe FTS5 query: every word quoted, OR-ed; null when nothing is left. */
 export function toFtsQuery(text: string): string | null {
   const words = new Set<string>();
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []) {
-    if (word.length > 1 || /\d/.test(word)) words.add(word);
+  for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+    if (word.length > 1 || /\d/.test(word)) words.add(word.toLowerCase());
+    // Split before lowercasing: the case boundaries are what mark `parseConfig`'s parts.
     for (const part of identifierParts(word)) words.add(part);
     if (words.size >= 64) break;
   }

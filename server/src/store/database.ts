@@ -1,17 +1,17 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import path from 'node:path';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { MIGRATIONS, type Migration } from './migrations';
 import { findNativeBinding } from './nativeBinding';
 
 export type SqliteDatabase = Database.Database;
 
 /** The database was written by a newer Engram; we refuse rather than downgrade it. */
 export class SchemaTooNewError extends Error {
-  constructor(readonly file: string, readonly found: number) {
+  constructor(readonly file: string, readonly found: number, readonly known: number) {
     super(
       `The memory database ${file} has schema version ${found}, newer than this Engram understands ` +
-        `(${SCHEMA_VERSION}). Update Engram; the database was left untouched.`,
+        `(${known}). Update Engram; the database was left untouched.`,
     );
     this.name = 'SchemaTooNewError';
   }
@@ -67,16 +67,16 @@ function moveAside(file: string): string {
   return aside;
 }
 
-function migrate(db: SqliteDatabase, file: string, from: number, notices: string[]): void {
+function migrate(db: SqliteDatabase, file: string, from: number, migrations: readonly Migration[], notices: string[]): void {
   if (from > 0) {
     const backup = `${file}.backup-v${from}-${timestamp()}`;
     db.prepare('VACUUM INTO ?').run(backup);
-    notices.push(`Backed up ${file} to ${backup} before migrating from schema ${from} to ${SCHEMA_VERSION}.`);
+    notices.push(`Backed up ${file} to ${backup} before migrating from schema ${from} to ${migrations.length}.`);
   }
   const apply = db.transaction(() => {
     // Another process may have migrated while we waited for the write lock.
     const current = db.pragma('user_version', { simple: true }) as number;
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
       db.pragma(`user_version = ${migration.version}`);
@@ -89,7 +89,7 @@ function migrate(db: SqliteDatabase, file: string, from: number, notices: string
  * Opens (creating if needed) a project's memory database: WAL, busy timeout, foreign keys, and
  * the schema brought up to date. A file SQLite cannot read is moved aside, never overwritten.
  */
-export function openDatabase(file: string): OpenedDatabase {
+export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): OpenedDatabase {
   mkdirSync(path.dirname(file), { recursive: true });
   const notices: string[] = [];
   let opened: { db: SqliteDatabase; version: number };
@@ -102,13 +102,13 @@ export function openDatabase(file: string): OpenedDatabase {
     opened = connectAndReadVersion(file);
   }
   const { db, version } = opened;
-  if (version > SCHEMA_VERSION) {
+  if (version > migrations.length) {
     db.close();
-    throw new SchemaTooNewError(file, version);
+    throw new SchemaTooNewError(file, version, migrations.length);
   }
-  if (version < SCHEMA_VERSION) {
+  if (version < migrations.length) {
     try {
-      migrate(db, file, version, notices);
+      migrate(db, file, version, migrations, notices);
     } catch (error) {
       db.close();
       throw error;

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { ENGRAM_JS, assertBuilt } from './engramProcess';
+
+/** A real `engram lsp --stdio` process and a vscode-jsonrpc connection to it. */
+export interface LspSession {
+  readonly process: ChildProcess;
+  readonly connection: MessageConnection;
+  readonly stderr: () => string;
+  /** Requests and notifications the server sent us, by method. */
+  readonly received: Map<string, unknown[]>;
+  waitFor(method: string, predicate?: (params: unknown) => boolean, timeoutMs?: number): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export function startLsp(env: NodeJS.ProcessEnv): LspSession {
+  assertBuilt();
+  const child = spawn(process.execPath, [ENGRAM_JS, 'lsp', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  const received = new Map<string, unknown[]>();
+  const waiters: { method: string; predicate: (p: unknown) => boolean; resolve: (p: unknown) => void }[] = [];
+  const record = (method: string, params: unknown) => {
+    received.set(method, [...(received.get(method) ?? []), params]);
+    for (const waiter of [...waiters]) {
+      if (waiter.method === method && waiter.predicate(params)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(params);
+      }
+    }
+  };
+  connection.onNotification((method, params) => record(method, params));
+  connection.onRequest((method, params) => {
+    record(method, params);
+    return null;
+  });
+  connection.listen();
+  return {
+    process: child,
+    connection,
+    stderr: () => stderr,
+    received,
+    waitFor(method, predicate = () => true, timeoutMs = 10_000) {
+      const already = (received.get(method) ?? []).find(predicate);
+      if (already !== undefined) return Promise.resolve(already);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${method} within ${timeoutMs} ms; stderr: ${stderr}`)), timeoutMs);
+        waiters.push({ method, predicate, resolve: (p) => (clearTimeout(timer), resolve(p)) });
+      });
+    },
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        try {
+          await connection.sendRequest('shutdown');
+          await connection.sendNotification('exit');
+        } catch (error) {
+          // The connection is already broken (the test killed or crashed the server): make sure it is gone.
+          void error;
+          child.kill('SIGKILL');
+        }
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      connection.dispose();
+    },
+  };
+}

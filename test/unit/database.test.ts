@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { openDatabase, SchemaTooNewError } from '../../server/src/store/database';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../server/src/store/migrations';
+import { MemoryStore } from '../../server/src/store/memoryStore';
+import { tempDir } from '../support/tempDirs';
+
+describe('opening a project database', () => {
+  it('creates the schema with WAL, a busy timeout of at least 5 s, foreign keys and FTS5', () => {
+    const file = path.join(tempDir(), 'nested', 'memory.db');
+    const { db, notices } = openDatabase(file);
+    try {
+      assert.deepEqual(notices, []);
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+      assert.ok((db.pragma('busy_timeout', { simple: true }) as number) >= 5000);
+      assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+      for (const table of ['memories', 'memory_files', 'memory_symbols', 'anchors', 'sessions', 'ingest_offsets', 'injections', 'editor_state', 'memory_fts']) {
+        assert.ok(tables.includes(table), `missing table ${table}`);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('moves a file that is not SQLite aside, byte for byte, and only then creates a fresh database', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'memory.db');
+    const garbage = Buffer.from('this is not a database, but it is somebody\'s data\n'.repeat(200));
+    writeFileSync(file, garbage);
+    const { db, notices } = openDatabase(file);
+    db.close();
+    const aside = readdirSync(dir).filter((f) => f.startsWith('memory.db.corrupt-') && !f.endsWith('-wal') && !f.endsWith('-shm'));
+    assert.equal(aside.length, 1);
+    assert.deepEqual(readFileSync(path.join(dir, aside[0]!)), garbage);
+    assert.equal(notices.length, 1);
+    assert.match(notices[0]!, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not a readable SQLite database`));
+    assert.match(notices[0]!, /moved it to/);
+  });
+
+  it('refuses a database from a newer schema and leaves it untouched', () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const { db } = openDatabase(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const before = readFileSync(file);
+    assert.throws(() => openDatabase(file), (error: unknown) => {
+      assert.ok(error instanceof SchemaTooNewError);
+      assert.match(error.message, /newer than this Engram understands/);
+      return true;
+    });
+    assert.deepEqual(readFileSync(file), before);
+  });
+
+  it('backs up the database before a migration, and keeps every memory through it', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'memory.db');
+    const first = openDatabase(file);
+    const store = new MemoryStore(first.db);
+    for (let i = 0; i < 50; i++) store.add({ kind: 'note', title: `note ${i}`, source: 'user', files: [`src/f${i}.ts`] });
+    first.db.close();
+
+    const withV2 = [...MIGRATIONS, { version: MIGRATIONS.length + 1, sql: 'CREATE TABLE later_feature (id INTEGER PRIMARY KEY);' }];
+    const upgraded = openDatabase(file, withV2);
+    try {
+      assert.equal(upgraded.db.pragma('user_version', { simple: true }), withV2.length);
+      assert.equal(new MemoryStore(upgraded.db).counts().total, 50);
+      assert.match(upgraded.notices.join('\n'), /Backed up .* before migrating from schema 1 to 2/);
+    } finally {
+      upgraded.db.close();
+    }
+    const backups = readdirSync(dir).filter((f) => f.startsWith(`memory.db.backup-v1-`));
+    assert.equal(backups.length, 1);
+    const backup = openDatabase(path.join(dir, backups[0]!));
+    try {
+      assert.equal(new MemoryStore(backup.db).counts().total, 50);
+    } finally {
+      backup.db.close();
+    }
+  });
+
+  it('lets two connections migrate the same new file without either failing', () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const a = openDatabase(file);
+    const b = openDatabase(file);
+    assert.equal(b.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    a.db.close();
+    b.db.close();
+    assert.ok(existsSync(file));
+  });
+});

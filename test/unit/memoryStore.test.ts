@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { anchorLines } from '../../server/src/anchors/anchorFromText';
+import { memoryToRecord, parseMemoryRecord } from '../../server/src/memory/record';
+import { openDatabase } from '../../server/src/store/database';
+import { MemoryStore } from '../../server/src/store/memoryStore';
+import { tempDir } from '../support/tempDirs';
+
+function freshStore(): MemoryStore {
+  const { db } = openDatabase(path.join(tempDir(), 'memory.db'));
+  return new MemoryStore(db);
+}
+
+const SOURCE = ['import { pool } from "./pool";', '', 'export function query(sql: string) {', '  return pool.run(sql);', '}', ''].join('\n');
+
+describe('the memory store', () => {
+  it('stores a memory with its files, symbols and anchor, and reads it back', () => {
+    const store = freshStore();
+    const anchor = anchorLines('src/db.ts', SOURCE, 2, 4);
+    const added = store.add({
+      kind: 'constraint',
+      title: 'Always pass SQL parameters',
+      body: 'Never concatenate user input into SQL.',
+      why: 'injection',
+      source: 'user',
+      pin: 'hard',
+      files: ['src/db.ts', 'src/db.ts', 'src/a.ts'],
+      symbols: ['query'],
+      anchor,
+    });
+    const read = store.get(added.id);
+    assert.deepEqual(read, added);
+    assert.deepEqual(read?.files, ['src/a.ts', 'src/db.ts']);
+    assert.equal(read?.anchor?.range.startLine, 2);
+    assert.equal(read?.anchor?.stale, false);
+  });
+
+  it('lists the active constraints of a file, hard pins first', () => {
+    const store = freshStore();
+    store.add({ kind: 'constraint', title: 'soft rule', source: 'user', pin: 'soft', files: ['src/db.ts'] }, 1000);
+    store.add({ kind: 'constraint', title: 'hard rule', source: 'user', pin: 'hard', files: ['src/db.ts'] }, 2000);
+    store.add({ kind: 'decision', title: 'not a constraint', source: 'user', files: ['src/db.ts'] });
+    store.add({ kind: 'constraint', title: 'other file', source: 'user', files: ['src/ui.ts'] });
+    assert.deepEqual(
+      store.constraintsForFile('src/db.ts').map((m) => m.title),
+      ['hard rule', 'soft rule'],
+    );
+  });
+
+  it('finds memories by full text, including identifier parts and path segments', () => {
+    const store = freshStore();
+    store.add({ kind: 'note', title: 'parseConfig ignores comments', source: 'user' });
+    store.add({ kind: 'note', title: 'Unrelated', source: 'user', files: ['src/billing/invoice.ts'] });
+    assert.deepEqual(store.search('"config"', 10).map((h) => h.memory.title), ['parseConfig ignores comments']);
+    assert.deepEqual(store.search('"billing"', 10).map((h) => h.memory.title), ['Unrelated']);
+  });
+
+  it('pins and unpins, and reports an unknown id as null', () => {
+    const store = freshStore();
+    const memory = store.add({ kind: 'fact', title: 'x', source: 'user' });
+    assert.equal(store.setPin(memory.id, 'hard')?.pin, 'hard');
+    assert.equal(store.counts().pinned.hard, 1);
+    assert.equal(store.setPin(memory.id, 'none')?.pin, 'none');
+    assert.equal(store.setPin('m_00000000000000000000000000', 'hard'), null);
+  });
+
+  it('round-trips every memory through the export format without loss, and imports idempotently', () => {
+    const source = freshStore();
+    source.add({ kind: 'constraint', title: 'rule', body: 'body\nwith lines', why: 'because', source: 'user', pin: 'hard', files: ['a.ts'], symbols: ['A.b'], anchor: anchorLines('a.ts', SOURCE, 0, 0), meta: { n: 1 } });
+    source.add({ kind: 'diff', title: 'Edited query (+1 −1) in src/db.ts', source: 'editor', sessionId: null, importance: 0.25, meta: { hunks: [{ oldStart: 1 }] } });
+    const lines = [...source.all()].map((m) => JSON.stringify(memoryToRecord(m)));
+
+    const target = freshStore();
+    const outcomes = lines.map((line) => {
+      const parsed = parseMemoryRecord(line);
+      assert.ok(parsed.ok);
+      return target.import(parsed.memory);
+    });
+    assert.deepEqual(outcomes, ['added', 'added']);
+    assert.deepEqual([...target.all()].map((m) => JSON.stringify(memoryToRecord(m))), lines);
+
+    const again = lines.map((line) => {
+      const parsed = parseMemoryRecord(line);
+      assert.ok(parsed.ok);
+      return target.import(parsed.memory);
+    });
+    assert.deepEqual(again, ['unchanged', 'unchanged']);
+    assert.equal(target.counts().total, 2);
+  });
+
+  it('replaces a memory on import only when the incoming copy is newer', () => {
+    const store = freshStore();
+    const memory = store.add({ kind: 'note', title: 'old title', source: 'user' }, 1000);
+    assert.equal(store.import({ ...memory, title: 'stale copy', updatedAt: 500 }), 'unchanged');
+    assert.equal(store.import({ ...memory, title: 'new title', updatedAt: 2000 }), 'updated');
+    assert.equal(store.get(memory.id)?.title, 'new title');
+    assert.deepEqual(store.search('"new"', 5).map((h) => h.memory.id), [memory.id]);
+    assert.deepEqual(store.search('"old"', 5), []);
+  });
+
+  it('rejects malformed export lines with a reason instead of storing them', () => {
+    assert.match((parseMemoryRecord('{not json') as { error: string }).error, /not JSON/);
+    assert.match((parseMemoryRecord('{"id":"x"}') as { error: string }).error, /id: not an Engram memory id/);
+  });
+});
