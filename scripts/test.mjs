@@ -1,0 +1,25 @@
+// `npm test`: typecheck, build, then every test — unit, integration (real server process, real
+// CLI, Node 20/22/24) and end-to-end (the VSIX in a real VS Code) — in one node:test run, one
+// file at a time because the e2e repackages dist/.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const kinds = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
+
+function step(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+step(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']);
+step(process.execPath, [path.join(root, 'scripts', 'build.mjs')]);
+const files = kinds.flatMap((kind) =>
+  readdirSync(path.join(root, 'test', kind))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join('test', kind, f)),
+);
+step(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files]);
