@@ -11,5 +11,5 @@ const { name, version } = JSON.parse(readFileSync(path.join(root, 'package.json'
 const out = path.resolve(root, process.argv[2] ?? `${name}-${version}.vsix`);
 
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--production'], { cwd: root, stdio: 'inherit' });
-await createVSIX({ cwd: root, packagePath: out, dependencies: false, allowMissingRepository: true, skipLicense: false });
+await createVSIX({ cwd: root, packagePath: out, dependencies: false, allowMissingRepository: true, rewriteRelativeLinks: false });
 console.log(`${path.relative(process.cwd(), out)}: ${(statSync(out).size / 1024 / 1024).toFixed(2)} MiB`);

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { REPO_ROOT } from '../support/engramProcess';
+import { tempDir } from '../support/tempDirs';
+import { codeLensTexts, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, statusBarText, webviewFrameText, type Workbench } from './support/workbench';
+
+const STATS = { title: 'Engram: Memory Stats' };
+
+interface CodeServer {
+  folderUrl: string;
+  logFile: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The packaged VSIX installed into a real VS Code (code-server), driven through Chromium.
+describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
+  const work = tempDir('engram-e2e-');
+  let server: CodeServer;
+  let workbench: Workbench;
+  let seededIds: string[];
+
+  before(async () => {
+    const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
+    const codeServer = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'codeServer.mjs'));
+    const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
+    await toolchain.ensureCodeServer();
+    const vsix = path.join(work, 'engram.vsix');
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
+    seededIds = prepared.ids;
+    const extensionsDir = path.join(work, 'extensions');
+    const userDataDir = path.join(work, 'user-data');
+    await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
+    server = await codeServer.startCodeServer({ folder: prepared.workspaceDir, extensionsDir, userDataDir, env: { ENGRAM_HOME: prepared.engramHome } });
+    workbench = await openWorkbench(server.folderUrl);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    await server?.stop();
+  });
+
+  it('activates from the VSIX and shows the memory count in the status bar', async () => {
+    const text = await eventually('the Engram status item to show 5 memories', async () => {
+      const status = await statusBarText(workbench.page, 'engram');
+      return /Engram 5\b/.test(status) ? status : undefined;
+    });
+    assert.match(text, /Engram 5/);
+  });
+
+  it('shows the seeded constraint on hover over the code it governs', async () => {
+    await openFile(workbench.page, 'src/db.ts');
+    const hover = await hoverOnLine(workbench.page, 7, 'acquire', { expect: /never concatenate user input/ });
+    assert.match(hover, /Engram · hard-pinned constraint/);
+    assert.match(hover, /All SQL goes through query\(\) with bound parameters/);
+    assert.match(hover, /pentest found SQL injection/);
+    await screenshot(workbench.page, 'hover-constraint');
+  });
+
+  it('shows CodeLenses at the top of the file and above the pinned code', async () => {
+    const lenses = await eventually('Engram CodeLenses', async () => {
+      const texts = await codeLensTexts(workbench.page);
+      return texts.some((t) => t.startsWith('Engram:')) ? texts : undefined;
+    });
+    assert.ok(lenses.includes('Engram: 1 constraint'), JSON.stringify(lenses));
+    assert.ok(lenses.some((l) => l.includes('hard constraint: All SQL goes through query()')), JSON.stringify(lenses));
+    await screenshot(workbench.page, 'codelens');
+  });
+
+  it('runs "Engram: Show Memory Stats" from the command palette', async () => {
+    await runCommand(workbench.page, 'Engram: Show Memory Stats');
+    const text = await eventually('the stats webview', async () => {
+      const body = await webviewFrameText(workbench.page, STATS, { timeoutMs: 2000 });
+      return /Active memories\s+5/.test(body) ? body : undefined;
+    });
+    assert.match(text, /Hard pins\s+1/);
+    assert.match(text, /Soft pins\s+1/);
+    assert.match(text, /Memory server: Node v\d+/);
+    await screenshot(workbench.page, 'memory-stats');
+  });
+
+  it('restarts a memory server that was killed, and the status bar says so', async () => {
+    const text = await webviewFrameText(workbench.page, STATS);
+    const pid = Number(/pid (\d+)/.exec(text)?.[1]);
+    assert.ok(pid > 0 && alive(pid), `memory server pid from the stats view: ${pid}`);
+    process.kill(pid, 'SIGKILL');
+    await eventually('the status bar to be back at 5 memories after the restart', async () => {
+      const status = await statusBarText(workbench.page, 'engram');
+      return /Engram 5\b/.test(status) && !/restarting/.test(status) ? status : undefined;
+    });
+    await runCommand(workbench.page, 'Engram: Show Memory Stats');
+    const after = await eventually('a new server pid', async () => {
+      const body = await webviewFrameText(workbench.page, STATS, { timeoutMs: 2000 });
+      const next = Number(/pid (\d+)/.exec(body)?.[1]);
+      return next && next !== pid ? next : undefined;
+    });
+    assert.ok(alive(after));
+    assert.equal(seededIds.length, 5);
+  });
+
+  it('leaves no memory server behind when VS Code stops', async () => {
+    const text = await webviewFrameText(workbench.page, STATS);
+    const pid = Number(/pid (\d+)/.exec(text)?.[1]);
+    await workbench.close();
+    await server.stop();
+    await eventually('the memory server to exit', async () => (alive(pid) ? undefined : true), 10_000);
+  });
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { REPO_ROOT } from '../support/engramProcess';
+import { tempDir } from '../support/tempDirs';
+import { openWorkbench, type Workbench } from './support/workbench';
+
+// The mocha suite of test/vscode/ run inside code-server's extension host, against the real
+// `vscode` API — what `npm run test:desktop` does with a downloaded desktop VS Code.
+describe('the extension-host suite in code-server', { timeout: 240_000 }, () => {
+  const work = tempDir('engram-exthost-');
+  let server: { url: string; folderUrl: string; stop(): Promise<void> };
+  let workbench: Workbench;
+
+  before(async () => {
+    const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
+    const codeServer = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'codeServer.mjs'));
+    const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
+    const { buildVscodeTests } = await import(path.join(REPO_ROOT, 'scripts', 'build-vscode-tests.mjs'));
+    await toolchain.ensureCodeServer();
+    const testsEntry: string = await buildVscodeTests();
+    const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
+    server = await codeServer.startCodeServer({ folder: prepared.workspaceDir, smokeTestDriver: true, env: { ENGRAM_HOME: prepared.engramHome } });
+    const remote = (file: string) => `vscode-remote://${new URL(server.url).host}${file}`;
+    const payload = JSON.stringify([
+      ['extensionDevelopmentPath', remote(REPO_ROOT)],
+      ['extensionTestsPath', remote(testsEntry)],
+    ]);
+    workbench = await openWorkbench(`${server.folderUrl}&payload=${encodeURIComponent(payload)}`);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    await server?.stop();
+  });
+
+  it('passes every test of the suite', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const code = await Promise.race([
+      workbench.automationExit,
+      new Promise<number>((_, reject) => (timer = setTimeout(() => reject(new Error('the extension-host suite did not finish in 180 s')), 180_000))),
+    ]).finally(() => clearTimeout(timer));
+    const output = workbench.consoleLines.join('\n');
+    assert.equal(code, 0, output.slice(-6000));
+    // The host's console forwards mocha's format string and its arguments separately.
+    assert.match(output, /%d passing \(%s\) 4 |\b4 passing/);
+    assert.doesNotMatch(output, /failing/);
+  });
+});
