@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, GetMemoriesRequest, StatsRequest } from '../../server/src/protocol';
+import { Commands, GetMemoriesRequest } from '../../server/src/protocol';
 import type { MemoryServer } from './server/memoryServer';
 import { StatsPanel } from './views/statsPanel';
 
@@ -11,11 +11,7 @@ export function registerCommands(context: vscode.ExtensionContext, server: Memor
   };
 
   context.subscriptions.push(
-    vscode.commands.registerCommand(Commands.showStats, async () => {
-      const client = needClient();
-      if (!client) return;
-      StatsPanel.show(context.extensionUri, () => client.sendRequest(StatsRequest.type, {}), log);
-    }),
+    vscode.commands.registerCommand(Commands.showStats, () => StatsPanel.show(context.extensionUri, server, log)),
 
     vscode.commands.registerCommand(Commands.restartServer, async () => {
       log.info('Restarting the memory server on request.');

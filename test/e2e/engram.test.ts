@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT } from '../support/engramProcess';
@@ -10,6 +11,7 @@ const STATS = { title: 'Engram: Memory Stats' };
 
 interface CodeServer {
   folderUrl: string;
+  userDataDir: string;
   logFile: string;
   pid: number;
   stop(): Promise<void>;
@@ -28,6 +30,17 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined>, 
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+/**
+ * Changes a machine-scoped setting the way a user editing it would; VS Code picks it up live. In a
+ * remote window (code-server), machine settings live in Machine/settings.json, not User/.
+ */
+function setMachineSetting(server: CodeServer, key: string, value: unknown): void {
+  const file = path.join(server.userDataDir, 'Machine', 'settings.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  const settings = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
+  writeFileSync(file, JSON.stringify({ ...settings, [key]: value }, null, 2));
 }
 
 function alive(pid: number): boolean {
@@ -125,9 +138,33 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     assert.equal(seededIds.length, 5);
   });
 
+  it('says clearly when no usable Node.js can run the server, and recovers as soon as the path is fixed', async () => {
+    setMachineSetting(server, 'engram.nodePath', '/nonexistent/node');
+    const toast = workbench.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Engram cannot start its memory server' });
+    await toast.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await toast.innerText(), /\/nonexistent\/node \(from setting\) did not run/);
+    assert.equal(await toast.getByRole('button', { name: 'Set Node Path' }).count(), 1);
+    const failed = await eventually('the status item to drop its count', async () => {
+      const status = await statusBarText(workbench.page, 'engram');
+      return status && !/\d/.test(status) ? status : undefined;
+    });
+    assert.match(failed, /Engram/);
+    const panel = await eventually('the stats view to say why', async () => {
+      const body = await webviewFrameText(workbench.page, STATS, { timeoutMs: 2000 });
+      return /not available/.test(body) ? body : undefined;
+    });
+    assert.match(panel, /The memory server is not available: .*\/nonexistent\/node/);
+    await screenshot(workbench.page, 'no-usable-node');
+
+    setMachineSetting(server, 'engram.nodePath', '');
+    await eventually('the server to run again', async () => (/Engram 5\b/.test(await statusBarText(workbench.page, 'engram')) ? true : undefined));
+  });
+
   it('leaves no memory server behind when VS Code stops', async () => {
-    const text = await webviewFrameText(workbench.page, STATS);
-    const pid = Number(/pid (\d+)/.exec(text)?.[1]);
+    const pid = await eventually('a live memory server pid in the stats view', async () => {
+      const shown = Number(/pid (\d+)/.exec(await webviewFrameText(workbench.page, STATS))?.[1]);
+      return shown && alive(shown) ? shown : undefined;
+    });
     await workbench.close();
     await server.stop();
     await eventually('the memory server to exit', async () => (alive(pid) ? undefined : true), 10_000);

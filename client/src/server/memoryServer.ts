@@ -9,7 +9,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { ServerStatusNotification } from '../../../server/src/protocol';
+import { ServerStatusNotification, StatsRequest, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
@@ -24,12 +24,24 @@ export class MemoryServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly crashes: number[] = [];
   private runtimeError: string | undefined;
+  private readonly statusChanged = new vscode.EventEmitter<void>();
+  /** Fires when the server reports a status (after a start, when memories change) and when it cannot run. */
+  readonly onDidChangeStatus = this.statusChanged.event;
+
+  private readonly configurationWatch: vscode.Disposable;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
     private readonly status: MemoryStatusItem,
-  ) {}
+  ) {
+    // Setting the path (e.g. from the "Set Node Path" action) should just work, with no restart command.
+    this.configurationWatch = vscode.workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration('engram.nodePath')) return;
+      this.log.info('engram.nodePath changed; restarting the memory server.');
+      void this.restart();
+    });
+  }
 
   get languageClient(): LanguageClient | undefined {
     return this.client?.state === State.Running ? this.client : undefined;
@@ -51,7 +63,10 @@ export class MemoryServer implements vscode.Disposable {
     this.runtimeError = undefined;
     this.log.info(`Starting the memory server on Node ${resolution.runtime.version} (${resolution.runtime.path}, from ${resolution.runtime.origin})`);
     this.client = this.createClient(resolution.runtime);
-    this.client.onNotification(ServerStatusNotification.type, (status) => this.status.show({ kind: 'running', status }));
+    this.client.onNotification(ServerStatusNotification.type, (status) => {
+      this.status.show({ kind: 'running', status });
+      this.statusChanged.fire();
+    });
     try {
       await this.client.start();
     } catch (error) {
@@ -59,6 +74,13 @@ export class MemoryServer implements vscode.Disposable {
       this.log.error(message);
       this.status.show({ kind: 'failed', message });
     }
+  }
+
+  /** Asks whichever client is current, so callers never hold on to one that was replaced. */
+  async stats(): Promise<StatsResult> {
+    const client = this.languageClient;
+    if (!client) throw new Error(this.unavailableReason);
+    return client.sendRequest(StatsRequest.type, {});
   }
 
   async restart(): Promise<void> {
@@ -80,6 +102,8 @@ export class MemoryServer implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.configurationWatch.dispose();
+    this.statusChanged.dispose();
     void this.stop();
   }
 
@@ -87,6 +111,7 @@ export class MemoryServer implements vscode.Disposable {
     this.runtimeError = reason;
     this.log.error(reason);
     this.status.show({ kind: 'failed', message: reason });
+    this.statusChanged.fire();
     void vscode.window.showErrorMessage(`Engram cannot start its memory server. ${reason}`, 'Set Node Path').then((choice) => {
       if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'engram.nodePath');
     });

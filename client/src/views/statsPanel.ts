@@ -1,25 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { StatsResult, StatsViewMessage, StatsViewRequest } from '../../../server/src/protocol';
+import type { StatsViewMessage, StatsViewRequest } from '../../../server/src/protocol';
+import type { MemoryServer } from '../server/memoryServer';
 
-/** "Engram: Memory Stats": a webview showing what the memory server holds, per project. */
+/**
+ * "Engram: Memory Stats": a webview showing what the memory server holds, per project. It refreshes
+ * whenever the server reports a new status (a restart, memories written by any process).
+ */
 export class StatsPanel {
   private static current: StatsPanel | undefined;
 
-  static show(extensionUri: vscode.Uri, fetchStats: () => Promise<StatsResult>, log: vscode.LogOutputChannel): void {
+  static show(extensionUri: vscode.Uri, server: MemoryServer, log: vscode.LogOutputChannel): void {
     if (StatsPanel.current) {
       StatsPanel.current.panel.reveal();
       void StatsPanel.current.refresh();
       return;
     }
-    StatsPanel.current = new StatsPanel(extensionUri, fetchStats, log);
+    StatsPanel.current = new StatsPanel(extensionUri, server, log);
   }
 
   private readonly panel: vscode.WebviewPanel;
 
   private constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly fetchStats: () => Promise<StatsResult>,
+    extensionUri: vscode.Uri,
+    private readonly server: MemoryServer,
     private readonly log: vscode.LogOutputChannel,
   ) {
     const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
@@ -31,13 +35,17 @@ export class StatsPanel {
     this.panel.webview.onDidReceiveMessage((message: StatsViewRequest) => {
       if (message?.type === 'ready' || message?.type === 'refresh') void this.refresh();
     });
-    this.panel.onDidDispose(() => (StatsPanel.current = undefined));
+    const statusSubscription = server.onDidChangeStatus(() => void this.refresh());
+    this.panel.onDidDispose(() => {
+      statusSubscription.dispose();
+      StatsPanel.current = undefined;
+    });
   }
 
   private async refresh(): Promise<void> {
     let message: StatsViewMessage;
     try {
-      message = { type: 'stats', stats: await this.fetchStats() };
+      message = { type: 'stats', stats: await this.server.stats() };
     } catch (error) {
       this.log.error(`Loading memory stats failed: ${(error as Error).message}`);
       message = { type: 'error', message: (error as Error).message };

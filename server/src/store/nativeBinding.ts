@@ -28,3 +28,22 @@ export function findNativeBinding(env: NodeJS.ProcessEnv = process.env): string 
   for (const candidate of candidates) if (existsSync(candidate)) return candidate;
   throw new NativeBindingError(abi, candidates);
 }
+
+/** Loads the binding into a throwaway in-memory database: the SQLite version, and whether FTS5 works. */
+export function probeSqlite(binding: string): { sqliteVersion: string; fts5: boolean } {
+  // Required lazily so that finding the binding never needs the native module loaded.
+  const Database = require('better-sqlite3') as typeof import('better-sqlite3');
+  const db = new Database(':memory:', { nativeBinding: binding });
+  try {
+    const sqliteVersion = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+    let fts5 = true;
+    try {
+      db.exec('CREATE VIRTUAL TABLE probe USING fts5 (text)');
+    } catch (error) {
+      fts5 = !String((error as Error).message).includes('no such module');
+    }
+    return { sqliteVersion, fts5 };
+  } finally {
+    db.close();
+  }
+}

@@ -53,7 +53,7 @@ function render(message: StatsViewMessage): void {
   root.replaceChildren();
   root.append(element('h1', 'Engram memory'));
   if (message.type === 'error') {
-    root.append(element('p', `Could not load the stats: ${message.message}`, 'error'));
+    root.append(element('p', `The memory server is not available: ${message.message}`, 'error'));
   } else if (message.stats.projects.length === 0) {
     root.append(element('p', 'No project is open. Open a folder to give Engram a project to remember.', 'muted'));
   } else {

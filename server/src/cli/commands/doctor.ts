@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3';
-import { findNativeBinding } from '../../store/nativeBinding';
+import { findNativeBinding, probeSqlite } from '../../store/nativeBinding';
 import type { Project } from '../../project';
 import type { Command } from '../command';
 import { openProjectFor, projectOptionSpec } from '../projectOption';
@@ -23,14 +22,10 @@ function checkRuntime(): Check {
 function checkBinding(): Check {
   try {
     const binding = findNativeBinding();
-    const db = new Database(':memory:', { nativeBinding: binding });
-    try {
-      const version = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
-      db.exec('CREATE VIRTUAL TABLE probe USING fts5 (text)');
-      return { name: 'binding', ok: true, detail: `${binding} (SQLite ${version}, FTS5)` };
-    } finally {
-      db.close();
-    }
+    const { sqliteVersion, fts5 } = probeSqlite(binding);
+    return fts5
+      ? { name: 'binding', ok: true, detail: `${binding} (SQLite ${sqliteVersion}, FTS5)` }
+      : { name: 'binding', ok: false, detail: `${binding} (SQLite ${sqliteVersion}) has no FTS5: full-text recall cannot work` };
   } catch (error) {
     return { name: 'binding', ok: false, detail: (error as Error).message };
   }
