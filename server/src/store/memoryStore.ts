@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { redactMemory } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
@@ -179,8 +180,7 @@ export class MemoryStore {
       anchor: input.anchor ? { ...input.anchor, stale: false } : null,
       meta: input.meta ?? {},
     };
-    this.db.transaction(() => this.write(memory, 'insert'))();
-    return memory;
+    return this.db.transaction(() => this.write(memory, 'insert'))();
   }
 
   get(id: string): Memory | null {
@@ -264,7 +264,9 @@ export class MemoryStore {
     return this.db.pragma('data_version', { simple: true }) as number;
   }
 
-  private write(memory: Memory, mode: 'insert' | 'update'): void {
+  /** Redacts secrets here, on the one path to the database, so no caller can forget; returns what was stored. */
+  private write(unredacted: Memory, mode: 'insert' | 'update'): Memory {
+    const memory = redactMemory(unredacted);
     const params = { ...memory, meta: JSON.stringify(memory.meta) };
     let rowid: number;
     if (mode === 'insert') {
@@ -285,5 +287,6 @@ export class MemoryStore {
     }
     const tags = [...memory.files, ...memory.symbols, ...identifierParts([memory.title, ...memory.files, ...memory.symbols].join(' '))].join(' ');
     this.statements.insertFts.run({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags });
+    return memory;
   }
 }

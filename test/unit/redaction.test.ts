@@ -1,0 +1,304 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { compileUserPatterns, redactSecrets } from '../../server/src/capture/redact';
+import { newMemoryId } from '../../server/src/memory/ids';
+import type { Memory } from '../../server/src/memory/types';
+import { openDatabase } from '../../server/src/store/database';
+import { MemoryStore } from '../../server/src/store/memoryStore';
+import { tempDir } from '../support/tempDirs';
+
+/*
+ * Secrets are generated at run time from a seeded generator: realistic lengths and alphabets, but
+ * no token-shaped literal in the source for GitHub push protection or scanners to flag.
+ */
+let seed = 0x5eed;
+function random(): number {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const HEX = '0123456789abcdef';
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const BASE64 = `${ALNUM}+/`;
+const URL_SAFE = `${ALNUM}_-`;
+
+function chars(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)];
+  return out;
+}
+
+function uuid(): string {
+  return [8, 4, 4, 4, 12].map((n) => chars(HEX, n)).join('-');
+}
+
+function pemBody(lines: number): string {
+  return Array.from({ length: lines }, () => chars(BASE64, 64)).join('\n');
+}
+
+function pem(label: string, lines = 6): string {
+  return `-----BEGIN ${label}-----\n${pemBody(lines)}\n-----END ${label}-----`;
+}
+
+interface SecretCase {
+  readonly name: string;
+  readonly rule: string;
+  readonly secret: string;
+  readonly line: string;
+}
+
+function secretCase(name: string, rule: string, secret: string, line: (s: string) => string): SecretCase {
+  return { name, rule, secret, line: line(secret) };
+}
+
+const jwt = `eyJ${chars(URL_SAFE, 33)}.eyJ${chars(URL_SAFE, 77)}.${chars(URL_SAFE, 43)}`;
+const gcpKeyPem = `-----BEGIN PRIVATE KEY-----\\n${chars(BASE64, 64)}\\n${chars(BASE64, 64)}\\n-----END PRIVATE KEY-----\\n`;
+
+const SECRET_CASES: readonly SecretCase[] = [
+  secretCase('an AWS access key id in an ini file', 'aws-access-token', `AKIA${chars(BASE32, 16)}`, (s) => `aws_access_key_id = ${s}`),
+  secretCase('an AWS session key id in Go', 'aws-access-token', `ASIA${chars(BASE32, 16)}`, (s) => `creds := credentials.NewStaticCredentials("${s}", secret, "")`),
+  secretCase('an AWS secret key in .env', 'aws-secret-access-key', chars(BASE64, 40), (s) => `AWS_SECRET_ACCESS_KEY=${s}`),
+  secretCase('an AWS secret key in Python', 'aws-secret-access-key', chars(BASE64, 40), (s) => `    aws_secret_access_key="${s}",`),
+  secretCase('a GCP API key in TypeScript', 'gcp-api-key', `AIza${chars(URL_SAFE, 35)}`, (s) => `const maps = new MapsClient({ key: "${s}" });`),
+  secretCase('a GCP service-account private key in JSON', 'gcp-service-account-key', gcpKeyPem, (s) => `{"type": "service_account", "private_key": "${s}", "client_email": "ci@acme.iam.gserviceaccount.com"}`),
+  secretCase('an Azure storage connection string', 'azure-storage-key', `${chars(BASE64, 86)}==`, (s) => `DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey=${s};EndpointSuffix=core.windows.net`),
+  secretCase('a GitHub classic PAT in a shell export', 'github-pat', `ghp_${chars(ALNUM, 36)}`, (s) => `export GITHUB_TOKEN=${s}`),
+  secretCase('a GitHub OAuth token in JSON', 'github-oauth', `gho_${chars(ALNUM, 36)}`, (s) => `{"provider": "github", "oauth": "${s}"}`),
+  secretCase('a GitHub user-to-server token in YAML', 'github-app-token', `ghu_${chars(ALNUM, 36)}`, (s) => `  user_token: ${s}`),
+  secretCase('a GitHub installation token in TypeScript', 'github-app-token', `ghs_${chars(ALNUM, 36)}`, (s) => `const installation = '${s}';`),
+  secretCase('a GitHub refresh token in Python', 'github-refresh-token', `ghr_${chars(ALNUM, 36)}`, (s) => `refresh = "${s}"`),
+  secretCase('a GitHub fine-grained PAT in a curl header', 'github-fine-grained-pat', `github_pat_${chars(ALNUM, 22)}_${chars(ALNUM, 59)}`, (s) => `curl -H "Authorization: token ${s}" https://api.github.com/user`),
+  secretCase('a GitLab PAT in CI YAML', 'gitlab-pat', `glpat-${chars(URL_SAFE, 20)}`, (s) => `    gitlab_token: ${s}`),
+  secretCase('a Slack bot token in TypeScript', 'slack-token', `xoxb-${chars('0123456789', 12)}-${chars('0123456789', 13)}-${chars(ALNUM, 24)}`, (s) => `const slack = new WebClient('${s}');`),
+  secretCase('a Slack user token in .env', 'slack-token', `xoxp-${chars('0123456789', 12)}-${chars('0123456789', 12)}-${chars('0123456789', 13)}-${chars(HEX, 32)}`, (s) => `SLACK_USER_TOKEN=${s}`),
+  secretCase('a Slack webhook in a curl command', 'slack-webhook-url', `T${chars(BASE32, 8)}/B${chars(BASE32, 10)}/${chars(ALNUM, 24)}`, (s) => `curl -X POST -d '{"text":"deployed"}' https://hooks.slack.com/services/${s}`),
+  secretCase('a Stripe live key in TypeScript', 'stripe-access-token', `sk_live_${chars(ALNUM, 99)}`, (s) => `const client = new Stripe("${s}");`),
+  secretCase('a Stripe restricted key in Python', 'stripe-access-token', `rk_live_${chars(ALNUM, 24)}`, (s) => `stripe.api_key = "${s}"`),
+  secretCase('a Stripe test key in Ruby', 'stripe-access-token', `sk_test_${chars(ALNUM, 24)}`, (s) => `Stripe.api_key = '${s}'`),
+  secretCase('a Twilio API key in Go', 'twilio-api-key', `SK${chars(HEX, 32)}`, (s) => `twilioApiKey := "${s}"`),
+  secretCase('a Twilio account SID in Python', 'twilio-account-sid', `AC${chars(HEX, 32)}`, (s) => `client = Client("${s}", auth_token)`),
+  secretCase('a SendGrid key in JavaScript', 'sendgrid-api-token', `SG.${chars(URL_SAFE, 22)}.${chars(URL_SAFE, 43)}`, (s) => `sgMail.setApiKey('${s}');`),
+  secretCase('a Mailgun key in .env', 'mailgun-api-key', `key-${chars(HEX, 32)}`, (s) => `MAILGUN_API_KEY=${s}`),
+  secretCase('an npm token in .npmrc', 'npm-access-token', `npm_${chars(ALNUM, 36)}`, (s) => `//registry.npmjs.org/:_authToken=${s}`),
+  secretCase('a PyPI token in .pypirc', 'pypi-upload-token', `pypi-AgEIcHlwaS5vcmc${chars(URL_SAFE, 150)}`, (s) => `password = ${s}`),
+  secretCase('a legacy OpenAI key in Python', 'openai-api-key', `sk-${chars(ALNUM, 48)}`, (s) => `openai.api_key = "${s}"`),
+  secretCase('an OpenAI project key in TypeScript', 'openai-api-key', `sk-proj-${chars(URL_SAFE, 120)}`, (s) => `const openai = new OpenAI({ apiKey: "${s}" });`),
+  secretCase('an Anthropic key in .env', 'anthropic-api-key', `sk-ant-api03-${chars(URL_SAFE, 93)}AA`, (s) => `ANTHROPIC_API_KEY=${s}`),
+  secretCase('a Hugging Face token in Python', 'huggingface-access-token', `hf_${chars(ALNUM, 34)}`, (s) => `login("${s}")`),
+  secretCase('a DigitalOcean token on a command line', 'digitalocean-token', `dop_v1_${chars(HEX, 64)}`, (s) => `doctl auth init --access-token ${s}`),
+  secretCase('a Shopify access token in a curl header', 'shopify-token', `shpat_${chars(HEX, 32)}`, (s) => `curl -H "X-Shopify-Access-Token: ${s}" https://acme.myshopify.com/admin/api/2024-01/shop.json`),
+  secretCase('a Shopify shared secret in .env', 'shopify-token', `shpss_${chars(HEX, 32)}`, (s) => `SHOPIFY_SHARED_SECRET=${s}`),
+  secretCase('a Discord bot token in JavaScript', 'discord-bot-token', `MT${chars(ALNUM, 24)}.${chars(URL_SAFE, 6)}.${chars(URL_SAFE, 38)}`, (s) => `client.login('${s}');`),
+  secretCase('a Telegram bot token in Python', 'telegram-bot-api-token', `${chars('123456789', 10)}:AA${chars(URL_SAFE, 33)}`, (s) => `bot = telebot.TeleBot("${s}")`),
+  secretCase('a Databricks token in YAML', 'databricks-api-token', `dapi${chars(HEX, 32)}`, (s) => `  DATABRICKS_TOKEN: ${s}`),
+  secretCase('a Heroku API key in .env', 'heroku-api-key', uuid(), (s) => `HEROKU_API_KEY=${s}`),
+  secretCase('a JWT in a cookie', 'jwt', jwt, (s) => `document.cookie = "session=${s}; path=/";`),
+  secretCase('an RSA private key in a template string', 'private-key', pem('RSA PRIVATE KEY', 8), (s) => `const signingKey = \`${s}\`;`),
+  secretCase('an OpenSSH private key', 'private-key', pem('OPENSSH PRIVATE KEY'), (s) => s),
+  secretCase('an EC private key in YAML', 'private-key', pem('EC PRIVATE KEY', 3).split('\n').join('\n  '), (s) => `tls_key: |\n  ${s}\nclient_auth: true`),
+  secretCase('a PGP private key block', 'private-key', `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${pemBody(5)}\n=${chars(BASE64, 4)}\n-----END PGP PRIVATE KEY BLOCK-----`, (s) => s),
+  secretCase('an encrypted PKCS#8 key', 'private-key', pem('ENCRYPTED PRIVATE KEY'), (s) => s),
+  secretCase('a DSA private key', 'private-key', pem('DSA PRIVATE KEY'), (s) => s),
+  secretCase('a password in a Postgres URL', 'url-password', `Pg${chars(ALNUM, 14)}`, (s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/app`),
+  secretCase('a password in a Redis URL with no user', 'url-password', chars(ALNUM, 20), (s) => `cache = redis.from_url("redis://:${s}@cache:6379/0")`),
+  secretCase('a password in a MongoDB SRV URL', 'url-password', chars(ALNUM, 24), (s) => `mongoose.connect('mongodb+srv://admin:${s}@cluster0.ab1cd.mongodb.net/app');`),
+  secretCase('a database password in .env', 'generic-assignment', `Tr0ub4dor&3${chars(ALNUM, 6)}`, (s) => `DB_PASSWORD=${s}`),
+  secretCase('a quoted password in YAML', 'generic-assignment', `p@ssW0rd!${chars(ALNUM, 4)}`, (s) => `  password: "${s}"`),
+  secretCase('a client secret in JSON', 'generic-assignment', chars(URL_SAFE, 40), (s) => `  "client_secret": "${s}",`),
+  secretCase('a Django secret key', 'generic-assignment', `django-insecure-${chars(ALNUM, 50)}`, (s) => `SECRET_KEY = '${s}'`),
+  secretCase('an API key constant in Go', 'generic-assignment', chars(ALNUM, 32), (s) => `const apiKey = "${s}"`),
+  secretCase('a token in a Dockerfile ENV', 'generic-assignment', chars(ALNUM, 32), (s) => `ENV API_TOKEN=${s}`),
+  secretCase('a password flag on a command line', 'generic-assignment', `Sup3rS3cret!${chars(ALNUM, 4)}`, (s) => `mysql -u root --password=${s} app`),
+  secretCase('a password in a SQL Server connection string', 'generic-assignment', `Pa55w0rd!${chars(ALNUM, 5)}`, (s) => `dsn := "Server=tcp:db;User Id=sa;Password=${s};"`),
+  secretCase('a Spring datasource password', 'generic-assignment', `${chars(ALNUM, 12)}!`, (s) => `spring.datasource.password=${s}`),
+  secretCase('a PHP array password', 'generic-assignment', chars(ALNUM, 14), (s) => `    'password' => '${s}',`),
+  secretCase('a Kubernetes secret token', 'generic-assignment', `${chars(BASE64, 30)}==`, (s) => `  token: ${s}`),
+  secretCase('a basic-auth header in curl', 'authorization-header', Buffer.from(`admin:${chars(ALNUM, 12)}`).toString('base64'), (s) => `curl -H "Authorization: Basic ${s}" https://api.example.com/v1/items`),
+  secretCase('an opaque bearer token in fetch', 'authorization-header', chars(HEX, 40), (s) => `fetch(url, { headers: { Authorization: "Bearer ${s}" } });`),
+];
+
+const LOOK_ALIKES: readonly { readonly name: string; readonly line: string }[] = [
+  { name: 'a git commit SHA', line: 'git checkout 3f786850e387550fdab836ed7e6dc881de23001b' },
+  { name: 'a sha256 image digest', line: `FROM node:20-alpine@sha256:${'9c2f8e1a7b3d4c5e'.repeat(4)}` },
+  { name: 'a UUID', line: 'const requestId = "550e8400-e29b-41d4-a716-446655440000";' },
+  { name: 'an npm integrity hash', line: `      "integrity": "sha512-${'Q2hlY2tzdW1zQXJlTm90U2VjcmV0cw+/'.repeat(2)}aGVsbG8gd29ybGQgaGVsbG8=="` },
+  { name: 'base64 image data in a data URL', line: `background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==);` },
+  { name: 'hex colours', line: 'color: #ff8800; border-color: #abcdef; background: #0d1117;' },
+  { name: 'a semver string', line: '"version": "12.4.0-beta.3+build.20240101"' },
+  { name: 'a long camelCase identifier', line: 'const createAuthenticatedSessionTokenRefreshHandler = makeHandler();' },
+  { name: 'a password field in a TS interface', line: '  password: string;' },
+  { name: 'a token read from a function', line: 'token = getToken()' },
+  { name: 'an API key read from the environment', line: '  apiKey: process.env.API_KEY,' },
+  { name: 'an API key placeholder in angle brackets', line: 'curl -H "X-Api-Key: <YOUR_API_KEY>" https://api.example.com' },
+  { name: 'an API key written as x characters', line: 'API_KEY=xxxxxxxxxxxxxxxx' },
+  { name: 'a URL with a user but no password', line: 'git clone https://deploy@github.com/acme/api.git' },
+  { name: 'AKIA-like text inside a longer word', line: 'const XAKIAIOSFODNN7ABCDEFGH = 1;' },
+  { name: 'an empty password', line: 'password = ""' },
+  { name: 'a token from a CI expression', line: '          token: ${{ secrets.GITHUB_TOKEN }}' },
+  { name: 'a bearer header built from a variable', line: 'headers: { Authorization: `Bearer ${token}` },' },
+  { name: 'typed password parameters', line: 'function login(user: string, password: string): Promise<Session> {' },
+  { name: 'a changeme placeholder', line: 'password: changeme' },
+  { name: 'a password read from os.environ', line: 'password = os.environ["DB_PASSWORD"]' },
+  { name: 'prose that mentions tokenizers and authors', line: "The tokenizer splits on whitespace; ask the author's secretary." },
+  { name: 'a token budget', line: 'max_tokens: 4096' },
+  { name: 'a Rust path through a token module', line: 'let claims = auth::token::verify(&req)?;' },
+  { name: 'a kebab-case word that contains sk-', line: 'npm run task-runner-configuration-loader-with-defaults' },
+];
+
+describe('secret redaction', () => {
+  it(`covers at least 40 realistic secret shapes (has ${SECRET_CASES.length})`, () => {
+    assert.ok(SECRET_CASES.length >= 40);
+  });
+
+  for (const c of SECRET_CASES) {
+    it(`redacts ${c.name} and leaves the code around it intact`, () => {
+      const { text, redactions } = redactSecrets(c.line);
+      assert.ok(!text.includes(c.secret), `secret survived in: ${text}`);
+      assert.equal(text, c.line.replace(c.secret, `[REDACTED:${c.rule}]`));
+      assert.deepEqual(
+        redactions.map((r) => c.line.slice(r.start, r.end)),
+        [c.secret],
+      );
+    });
+  }
+
+  for (const lookAlike of LOOK_ALIKES) {
+    it(`leaves ${lookAlike.name} unchanged`, () => {
+      assert.deepEqual(redactSecrets(lookAlike.line), { text: lookAlike.line, redactions: [] });
+    });
+  }
+
+  it('keeps the key name and the URL host readable', () => {
+    assert.equal(redactSecrets('API_KEY=Zq8vT2mKx91LpWc4').text, 'API_KEY=[REDACTED:generic-assignment]');
+    assert.equal(redactSecrets('https://user:Zq8vT2mKx91LpWc4@host/x').text, 'https://user:[REDACTED:url-password]@host/x');
+  });
+
+  it('is idempotent: redacting redacted text changes nothing', () => {
+    const once = redactSecrets(SECRET_CASES.map((c) => c.line).join('\n')).text;
+    assert.deepEqual(redactSecrets(once), { text: once, redactions: [] });
+  });
+
+  it('redacts every secret when they all share one text', () => {
+    const { text } = redactSecrets(SECRET_CASES.map((c) => c.line).join('\n'));
+    for (const c of SECRET_CASES) assert.ok(!text.includes(c.secret), `${c.name} survived`);
+  });
+
+  it('redacts a private key cut off before its END line, through the last line of key material', () => {
+    const body = pemBody(4);
+    const { text } = redactSecrets(`key:\n-----BEGIN RSA PRIVATE KEY-----\n${body}\n\nthen prose (here)`);
+    assert.equal(text, 'key:\n[REDACTED:private-key]\n\nthen prose (here)');
+  });
+});
+
+describe('user redaction patterns', () => {
+  it('compiles valid patterns and reports invalid ones instead of throwing', () => {
+    const { patterns, errors } = compileUserPatterns(['ACME-[0-9]{6}', '(unclosed']);
+    assert.equal(patterns.length, 1);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0]!, /\(unclosed/);
+  });
+
+  it('redacts matches of a user pattern with the rule user-pattern', () => {
+    const { patterns } = compileUserPatterns(['ACME-[0-9]{6}']);
+    const result = redactSecrets('id ACME-123456', patterns);
+    assert.deepEqual(result, { text: 'id [REDACTED:user-pattern]', redactions: [{ rule: 'user-pattern', start: 3, end: 14 }] });
+  });
+
+  it('rejects a pattern that matches empty text, which would otherwise find nothing useful', () => {
+    const { patterns, errors } = compileUserPatterns(['a*']);
+    assert.deepEqual(patterns, []);
+    assert.match(errors[0]!, /empty text/);
+  });
+});
+
+describe('redaction robustness', () => {
+  const MB = 1024 * 1024;
+  const adversarial: readonly { readonly name: string; readonly text: string }[] = [
+    { name: "'a=' repeated to 1 MB", text: 'a='.repeat(MB / 2) },
+    { name: 'an unterminated PEM header before 1 MB of base64', text: `-----BEGIN RSA PRIVATE KEY-----\n${'A'.repeat(MB)}` },
+    { name: 'unterminated PEM headers repeated to 1 MB', text: '-----BEGIN RSA PRIVATE KEY-----'.repeat(MB / 31) },
+    { name: 'password= repeated to 1 MB', text: 'password='.repeat(MB / 9) },
+    { name: 'alternating unclosed quotes after keys', text: `password="${"token='x".repeat(MB / 8)}` },
+    { name: 'a URL scheme repeated with no @', text: 'https://user:'.repeat(MB / 13) },
+    { name: 'eyJ segments that never complete', text: 'eyJaaaaaaaaaaaa.'.repeat(MB / 16) },
+    { name: '1 MB of one identifier', text: 'a'.repeat(MB) },
+    { name: 'Bearer repeated to 1 MB', text: 'Authorization: Bearer '.repeat(MB / 22) },
+  ];
+
+  for (const { name, text } of adversarial) {
+    it(`redacts ${name} within a second`, () => {
+      const started = performance.now();
+      redactSecrets(text);
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 1000, `took ${elapsed.toFixed(0)} ms`);
+    });
+  }
+
+  it('does not throw on lone surrogates or NUL bytes', () => {
+    const odd = `\uD800 token=\uDC00abcdef12345\u0000 \u0000ghp_${'a'.repeat(36)}\uDBFF`;
+    const { text } = redactSecrets(odd);
+    assert.ok(!text.includes(`ghp_${'a'.repeat(36)}`));
+    assert.doesNotThrow(() => redactSecrets('\u0000'.repeat(1000) + '\uD83D'));
+  });
+});
+
+function secretFragments(c: SecretCase): string[] {
+  // A secret split by the full-text tokenizer would still leak through its longest run of letters
+  // and digits, and a PEM block through any one of its lines.
+  const runs = c.secret.split(/[^A-Za-z0-9]+/).filter((run) => run.length >= 12);
+  return [c.secret, ...runs];
+}
+
+describe('the database never holds a secret', () => {
+  it('stores no secret from any text field of memories added, imported or updated', () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const { db } = openDatabase(file);
+    const store = new MemoryStore(db);
+    const lines = SECRET_CASES.map((c) => c.line);
+    const all = lines.join('\n');
+    const bareSecretUnderKey = chars(ALNUM, 20);
+
+    const added = store.add({
+      kind: 'note',
+      title: lines.join(' '),
+      body: all,
+      why: all,
+      source: 'user',
+      files: lines,
+      symbols: lines,
+      meta: { lines, env: { STRIPE_SECRET_KEY: bareSecretUnderKey, nested: [{ password: bareSecretUnderKey, note: all }] } },
+    });
+    assert.deepEqual(store.get(added.id), added, 'add returns exactly what was stored');
+
+    const incoming: Memory = {
+      ...added,
+      id: newMemoryId(Date.now() + 1),
+      title: all,
+      body: all,
+      why: all,
+      files: lines,
+      symbols: lines,
+      anchor: { path: lines[0]!, range: { startLine: 0, startCharacter: 0, endLine: 1, endCharacter: 0 }, contentHash: 'abc', contextBefore: all, contextAfter: all, stale: false },
+      meta: { [lines[7]!]: all, token: bareSecretUnderKey },
+    };
+    assert.equal(store.import(incoming), 'added');
+    assert.equal(store.import({ ...incoming, updatedAt: incoming.updatedAt + 1, title: `${all}\nupdated` }), 'updated');
+    assert.equal(store.import({ ...added, updatedAt: added.updatedAt + 1, body: `${all}\nupdated` }), 'updated');
+
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    const bytes = Buffer.concat([file, `${file}-wal`].filter(existsSync).map((f) => readFileSync(f)));
+    for (const c of SECRET_CASES) {
+      for (const fragment of secretFragments(c)) {
+        assert.equal(bytes.indexOf(fragment), -1, `${c.name}: ${fragment} reached the database`);
+      }
+    }
+    assert.equal(bytes.indexOf(bareSecretUnderKey), -1, 'a value under a secret-named meta key reached the database');
+    assert.notEqual(bytes.indexOf('[REDACTED:stripe-access-token]'), -1, 'the redacted text itself is stored');
+  });
+});
