@@ -22,3 +22,13 @@ export function projectPathOf(project: Project, io: CliIO, file: string): string
   if (relative === null) throw new CliError(`${file} is not inside the project ${project.root}`);
   return relative;
 }
+
+/** Runs `use` on the project named by `--project` (default: the cwd) and always closes it. */
+export async function withProject<T>(args: ParsedArgs, io: CliIO, use: (project: Project) => T | Promise<T>): Promise<T> {
+  const project = openProjectFor(args, io);
+  try {
+    return await use(project);
+  } finally {
+    project.close();
+  }
+}

@@ -1,7 +1,7 @@
 import { findNativeBinding, probeSqlite } from '../../store/nativeBinding';
 import type { Project } from '../../project';
 import type { Command } from '../command';
-import { openProjectFor, projectOptionSpec } from '../projectOption';
+import { projectOptionSpec, withProject } from '../projectOption';
 
 interface Check {
   readonly name: string;
@@ -52,16 +52,11 @@ export const doctorCommand: Command = {
   usage: '[--json]',
   options: { ...projectOptionSpec, json: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
-  run(args, io) {
+  async run(args, io) {
     const checks: Check[] = [checkRuntime(), checkBinding()];
     if (checks.every((c) => c.ok)) {
       try {
-        const project = openProjectFor(args, io);
-        try {
-          checks.push(...checkDatabase(project));
-        } finally {
-          project.close();
-        }
+        checks.push(...(await withProject(args, io, checkDatabase)));
       } catch (error) {
         checks.push({ name: 'database', ok: false, detail: (error as Error).message });
       }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { memoryToRecord, parseMemoryRecord } from '../../memory/record';
 import { CliError, stringOption, type Command } from '../command';
-import { openProjectFor, projectOptionSpec } from '../projectOption';
+import { projectOptionSpec, withProject } from '../projectOption';
 
 export const exportCommand: Command = {
   name: 'export',
@@ -12,8 +12,7 @@ export const exportCommand: Command = {
   options: { ...projectOptionSpec, out: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   async run(args, io) {
-    const project = openProjectFor(args, io);
-    try {
+    return withProject(args, io, async (project) => {
       const out = stringOption(args, 'out');
       let count = 0;
       if (out === undefined) {
@@ -32,9 +31,7 @@ export const exportCommand: Command = {
       await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
       io.err(`engram: exported ${count} memories to ${target}\n`);
       return 0;
-    } finally {
-      project.close();
-    }
+    });
   },
 };
 
@@ -52,9 +49,8 @@ export const importCommand: Command = {
       input.once('error', (error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
     });
     await opened;
-    const project = openProjectFor(args, io);
     const tally = { added: 0, updated: 0, unchanged: 0, rejected: 0 };
-    try {
+    await withProject(args, io, async (project) => {
       let lineNumber = 0;
       for await (const line of createInterface({ input, crlfDelay: Infinity })) {
         lineNumber++;
@@ -67,9 +63,7 @@ export const importCommand: Command = {
         }
         tally[project.store.import(parsed.memory)]++;
       }
-    } finally {
-      project.close();
-    }
+    });
     io.out(args.values.json ? `${JSON.stringify(tally)}\n` : `added ${tally.added}, updated ${tally.updated}, unchanged ${tally.unchanged}, rejected ${tally.rejected}\n`);
     // Good lines are kept; a non-zero exit still tells scripts that something was skipped.
     return tally.rejected ? 1 : 0;

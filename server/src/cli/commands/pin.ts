@@ -1,6 +1,6 @@
 import type { PinLevel } from '../../memory/types';
 import { CliError, type Command } from '../command';
-import { openProjectFor, projectOptionSpec } from '../projectOption';
+import { projectOptionSpec, withProject } from '../projectOption';
 
 function pinCommand(name: 'pin' | 'unpin', summary: string, level: (args: Parameters<Command['run']>[0]) => PinLevel): Command {
   return {
@@ -10,16 +10,13 @@ function pinCommand(name: 'pin' | 'unpin', summary: string, level: (args: Parame
     options: { ...projectOptionSpec, ...(name === 'pin' ? { soft: { type: 'boolean' } } : {}) },
     positionals: { min: 1, max: 1 },
     run(args, io) {
-      const project = openProjectFor(args, io);
-      try {
+      return withProject(args, io, async (project) => {
         const id = args.positionals[0]!;
         const memory = project.store.setPin(id, level(args));
         if (!memory) throw new CliError(`no memory with id ${id} in ${project.root}`);
         io.out(`${memory.id} ${memory.pin === 'none' ? 'unpinned' : `${memory.pin}-pinned`}\n`);
         return 0;
-      } finally {
-        project.close();
-      }
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { recall } from '../../recall/recall';
 import { integerOption, stringOption, type Command } from '../command';
-import { openProjectFor, projectOptionSpec, projectPathOf } from '../projectOption';
+import { projectOptionSpec, projectPathOf, withProject } from '../projectOption';
 
 export const recallCommand: Command = {
   name: 'recall',
@@ -19,8 +19,7 @@ export const recallCommand: Command = {
   run(args, io) {
     const limit = integerOption(args, 'limit', { min: 1, max: 1000 }) ?? 10;
     const line = integerOption(args, 'line', { min: 1, max: 10_000_000 });
-    const project = openProjectFor(args, io);
-    try {
+    return withProject(args, io, async (project) => {
       const fileArg = stringOption(args, 'file');
       const file = fileArg === undefined ? undefined : projectPathOf(project, io, fileArg);
       const results = recall(project.store, { query: stringOption(args, 'query'), file, line: line === undefined ? undefined : line - 1, limit });
@@ -36,8 +35,6 @@ export const recallCommand: Command = {
         if (args.values.explain) io.out(`      ${r.explanation.map((p) => `${p.reason} +${p.points}`).join(', ')}\n`);
       }
       return 0;
-    } finally {
-      project.close();
-    }
+    });
   },
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { anchorLines } from '../../anchors/anchorFromText';
 import { MEMORY_KINDS, type MemoryKind, type PinLevel } from '../../memory/types';
 import { CliError, listOption, stringOption, UsageError, type Command } from '../command';
-import { openProjectFor, projectOptionSpec, projectPathOf } from '../projectOption';
+import { projectOptionSpec, projectPathOf, withProject } from '../projectOption';
 
 const TITLE_MAX = 120;
 
@@ -46,8 +46,7 @@ export const rememberCommand: Command = {
     const text = args.positionals[0]!.trim();
     if (!text) throw new UsageError('TEXT is empty');
     const lines = stringOption(args, 'lines');
-    const project = openProjectFor(args, io);
-    try {
+    return withProject(args, io, async (project) => {
       const files = listOption(args, 'file').map((f) => projectPathOf(project, io, f));
       let anchor = null;
       if (lines !== undefined) {
@@ -80,8 +79,6 @@ export const rememberCommand: Command = {
       });
       io.out(args.values.json ? `${JSON.stringify(memory)}\n` : `${memory.id}\n`);
       return 0;
-    } finally {
-      project.close();
-    }
+    });
   },
 };

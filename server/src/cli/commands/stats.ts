@@ -1,5 +1,5 @@
 import type { Command } from '../command';
-import { openProjectFor, projectOptionSpec } from '../projectOption';
+import { projectOptionSpec, withProject } from '../projectOption';
 
 export const statsCommand: Command = {
   name: 'stats',
@@ -8,8 +8,7 @@ export const statsCommand: Command = {
   options: { ...projectOptionSpec, json: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   run(args, io) {
-    const project = openProjectFor(args, io);
-    try {
+    return withProject(args, io, async (project) => {
       const counts = project.store.counts();
       const stats = { project: project.root, databaseFile: project.databaseFile, schemaVersion: project.store.schemaVersion(), ...counts };
       if (args.values.json) {
@@ -20,8 +19,6 @@ export const statsCommand: Command = {
       for (const [kind, n] of Object.entries(counts.byKind)) if (n) io.out(`    ${kind.padEnd(10)} ${n}\n`);
       io.out(`  pinned    ${counts.pinned.hard} hard, ${counts.pinned.soft} soft\n`);
       return 0;
-    } finally {
-      project.close();
-    }
+    });
   },
 };
