@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
+import { SCHEMA_VERSION } from '../../server/src/store/migrations';
 import { databasePathFor } from '../../server/src/store/paths';
 import { assertBuilt, runEngram } from '../support/engramProcess';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
@@ -126,7 +127,7 @@ describe('the engram CLI', () => {
     assert.equal(stats.byKind.note, 1);
     assert.equal(stats.byKind.fact, 1);
     assert.deepEqual(stats.pinned, { hard: 1, soft: 0 });
-    assert.equal(stats.schemaVersion, 1);
+    assert.equal(stats.schemaVersion, SCHEMA_VERSION);
     const unknown = await runEngram(['unpin', 'm_00000000000000000000000000'], { env, cwd: root });
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no memory with id/);

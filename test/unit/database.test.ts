@@ -56,26 +56,26 @@ describe('opening a project database', () => {
     assert.deepEqual(readFileSync(file), before);
   });
 
-  it('backs up the database before a migration, and keeps every memory through it', () => {
+  it('upgrades a v1 database to the current schema, backing it up first and keeping every memory', () => {
     const dir = tempDir();
     const file = path.join(dir, 'memory.db');
-    const first = openDatabase(file);
-    const store = new MemoryStore(first.db);
+    const v1 = openDatabase(file, MIGRATIONS.slice(0, 1));
+    const store = new MemoryStore(v1.db);
     for (let i = 0; i < 50; i++) store.add({ kind: 'note', title: `note ${i}`, source: 'user', files: [`src/f${i}.ts`] });
-    first.db.close();
+    v1.db.close();
 
-    const withV2 = [...MIGRATIONS, { version: MIGRATIONS.length + 1, sql: 'CREATE TABLE later_feature (id INTEGER PRIMARY KEY);' }];
-    const upgraded = openDatabase(file, withV2);
+    const upgraded = openDatabase(file);
     try {
-      assert.equal(upgraded.db.pragma('user_version', { simple: true }), withV2.length);
+      assert.equal(upgraded.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
       assert.equal(new MemoryStore(upgraded.db).counts().total, 50);
-      assert.match(upgraded.notices.join('\n'), /Backed up .* before migrating from schema 1 to 2/);
+      assert.match(upgraded.notices.join('\n'), new RegExp(`Backed up .* before migrating from schema 1 to ${SCHEMA_VERSION}`));
+      assert.ok(upgraded.db.prepare("SELECT name FROM sqlite_schema WHERE name = 'file_snapshots'").get());
     } finally {
       upgraded.db.close();
     }
-    const backups = readdirSync(dir).filter((f) => f.startsWith(`memory.db.backup-v1-`));
+    const backups = readdirSync(dir).filter((f) => f.startsWith('memory.db.backup-v1-'));
     assert.equal(backups.length, 1);
-    const backup = openDatabase(path.join(dir, backups[0]!));
+    const backup = openDatabase(path.join(dir, backups[0]!), MIGRATIONS.slice(0, 1));
     try {
       assert.equal(new MemoryStore(backup.db).counts().total, 50);
     } finally {

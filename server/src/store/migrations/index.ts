@@ -1,4 +1,5 @@
 import * as initial from './001-initial';
+import * as fileSnapshots from './002-file-snapshots';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -7,6 +8,9 @@ export interface Migration {
 }
 
 /** Numbered migrations, append only: entry i takes the schema from version i to i + 1. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: initial.sql }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: initial.sql },
+  { version: 2, sql: fileSnapshots.sql },
+];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
