@@ -5,6 +5,7 @@ import { chmodSync, cpSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stageBindings } from './build-bindings.mjs';
+import { stageGrammars } from './lib/grammars.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const watch = process.argv.includes('--watch');
@@ -39,3 +40,5 @@ if (watch) {
   chmodSync('dist/engram.js', 0o755);
 }
 await stageBindings(path.join(root, 'dist', 'native'));
+// tree-sitter's runtime and grammars, loaded by the server for symbol tagging.
+await stageGrammars(path.join(root, 'dist', 'grammars'));

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REPO_ROOT } from '../support/engramProcess';
+import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { tempDir } from '../support/tempDirs';
 import { codeLensTexts, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, statusBarText, webviewFrameText, type Workbench } from './support/workbench';
 
@@ -58,6 +58,14 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
   let server: CodeServer;
   let workbench: Workbench;
   let seededIds: string[];
+  let demoDir: string;
+  let engramHome: string;
+
+  async function diffMemoriesOf(file: string): Promise<{ title: string; source: string; symbols: string[] }[]> {
+    const result = await runEngram(['recall', '--file', file, '--json', '--limit', '50'], { env: { ...process.env, ENGRAM_HOME: engramHome }, cwd: demoDir });
+    assert.equal(result.code, 0, result.stderr);
+    return JSON.parse(result.stdout).results.filter((m: { kind: string }) => m.kind === 'diff');
+  }
 
   before(async () => {
     const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
@@ -68,6 +76,8 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
     seededIds = prepared.ids;
+    demoDir = prepared.workspaceDir;
+    engramHome = prepared.engramHome;
     const extensionsDir = path.join(work, 'extensions');
     const userDataDir = path.join(work, 'user-data');
     await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
@@ -160,7 +170,32 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     await eventually('the server to run again', async () => (/Engram 5\b/.test(await statusBarText(workbench.page, 'engram')) ? true : undefined));
   });
 
+  it('records an edit saved in the editor as a diff memory tagged with its function', async () => {
+    await openFile(workbench.page, 'src/db.ts');
+    const page = workbench.page;
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('17');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' // the first row, or null');
+    await page.keyboard.press('Control+S');
+    const memory = await eventually('a diff memory for src/db.ts', async () => (await diffMemoriesOf('src/db.ts'))[0]);
+    assert.equal(memory.source, 'editor');
+    assert.deepEqual(memory.symbols, ['findCustomer']);
+    assert.equal(memory.title, 'Edited findCustomer (+1 \u22121) in src/db.ts');
+    await screenshot(page, 'edit-saved');
+  });
+
+  it('records a change made on disk by another program while the editor is open', async () => {
+    const file = path.join(demoDir, 'api', 'orders.py');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Decimal("0"))', 'Decimal("0.00"))'));
+    const memory = await eventually('a diff memory for api/orders.py', async () => (await diffMemoriesOf('api/orders.py'))[0]);
+    assert.equal(memory.source, 'disk');
+    assert.deepEqual(memory.symbols, ['OrderService.total']);
+  });
+
   it('leaves no memory server behind when VS Code stops', async () => {
+    await runCommand(workbench.page, 'Engram: Show Memory Stats');
     const pid = await eventually('a live memory server pid in the stats view', async () => {
       const shown = Number(/pid (\d+)/.exec(await webviewFrameText(workbench.page, STATS))?.[1]);
       return shown && alive(shown) ? shown : undefined;

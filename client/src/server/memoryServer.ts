@@ -13,6 +13,9 @@ import { ServerStatusNotification, StatsRequest, type StatsResult } from '../../
 import type { MemoryStatusItem } from '../statusBar';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
+/** Settings the server reads at start: changing one restarts it. */
+const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude'] as const;
+
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
 
@@ -37,8 +40,9 @@ export class MemoryServer implements vscode.Disposable {
   ) {
     // Setting the path (e.g. from the "Set Node Path" action) should just work, with no restart command.
     this.configurationWatch = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (!event.affectsConfiguration('engram.nodePath')) return;
-      this.log.info('engram.nodePath changed; restarting the memory server.');
+      const changed = SERVER_SETTINGS.find((key) => event.affectsConfiguration(key));
+      if (!changed) return;
+      this.log.info(`${changed} changed; restarting the memory server.`);
       void this.restart();
     });
   }
@@ -123,10 +127,20 @@ export class MemoryServer implements vscode.Disposable {
       args: [this.context.asAbsolutePath('dist/engram.js'), 'lsp'],
       transport: TransportKind.stdio,
     };
+    const settings = vscode.workspace.getConfiguration('engram');
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.log,
       errorHandler: this.errorHandler(),
+      // Files changed on disk by other programs; VS Code's files.watcherExclude already applies.
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*') },
+      initializationOptions: {
+        capture: {
+          coalesceMinutes: settings.get<number>('capture.coalesceMinutes', 10),
+          exclude: settings.get<string[]>('exclude', []),
+          bulkThreshold: settings.get<number>('capture.bulkThreshold', 20),
+        },
+      },
     };
     return new LanguageClient('engram', 'Engram Memory Server', serverOptions, clientOptions);
   }

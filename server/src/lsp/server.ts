@@ -2,8 +2,10 @@ import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocumen
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { GetMemoriesRequest, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
+import { ChangeCapture } from './changeCapture';
 import { provideCodeLenses } from './codeLens';
 import { provideHover } from './hover';
+import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
 
 /** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
@@ -17,6 +19,7 @@ export function runLanguageServer(): Connection {
   const connection = createConnection(ProposedFeatures.all);
   const documents = new TextDocuments(TextDocument);
   let codeLensRefresh = false;
+  let capture: ChangeCapture | undefined;
   let lastStatus = '';
 
   const sendStatus = () => {
@@ -57,9 +60,16 @@ export function runLanguageServer(): Connection {
     projects.setWorkspaceFolders(folders);
     for (const problem of projects.openProblems()) connection.console.error(`Cannot open the memory of ${problem.root}: ${problem.message}`);
     codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+    const { settings, problem } = parseInitializationOptions(params.initializationOptions);
+    if (problem) connection.console.warn(problem);
+    capture = new ChangeCapture(connection, documents, projects, settings, () => {
+      if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+      sendStatus();
+    });
     return {
       capabilities: {
-        textDocumentSync: TextDocumentSyncKind.Incremental,
+        // Saves come without text: the server already has it through incremental sync.
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
         codeLensProvider: { resolveProvider: false },
       },
@@ -70,6 +80,7 @@ export function runLanguageServer(): Connection {
   connection.onInitialized(() => {
     sendStatus();
     watchExternalWrites();
+    capture?.syncWithDisk();
   });
 
   function watchExternalWrites(): void {

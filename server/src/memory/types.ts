@@ -3,7 +3,8 @@
 export const MEMORY_KINDS = ['diff', 'constraint', 'decision', 'gotcha', 'summary', 'note', 'fact', 'intent'] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
-export const MEMORY_SOURCES = ['editor', 'claude', 'user', 'mcp'] as const;
+/** editor: saved in VS Code; disk: changed on disk by another program (git, formatters, agents). */
+export const MEMORY_SOURCES = ['editor', 'disk', 'claude', 'user', 'mcp'] as const;
 export type MemorySource = (typeof MEMORY_SOURCES)[number];
 
 /** hard: never evicted, always given where it applies; soft: ranked first, may be cut by a budget. */

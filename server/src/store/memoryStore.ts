@@ -118,6 +118,7 @@ export class MemoryStore {
     search: Statement;
     recent: Statement;
     setPin: Statement;
+    latestDiff: Statement;
     countByKindStatus: Statement;
     countPinned: Statement;
     countSessions: Statement;
@@ -155,6 +156,10 @@ export class MemoryStore {
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
       recent: db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
       setPin: db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
+      latestDiff: db.prepare(`${SELECT_MEMORY}
+        WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
+          AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+        ORDER BY m.updated_at DESC LIMIT 1`),
       countByKindStatus: db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
       countPinned: db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
       countSessions: db.prepare('SELECT count(*) AS n FROM sessions'),
@@ -215,6 +220,17 @@ export class MemoryStore {
       if (row) results.push({ memory: rowToMemory(row), rank: hit.rank });
     }
     return results;
+  }
+
+  /** The most recent active diff memory of a file from one source, if it was updated since `since`. */
+  latestDiff(path: string, source: Memory['source'], since: number): Memory | null {
+    const row = this.statements.latestDiff.get({ path, source, since }) as MemoryRow | undefined;
+    return row ? rowToMemory(row) : null;
+  }
+
+  /** Replaces a memory's content (same id); returns what was stored, or null when the id is unknown. */
+  update(memory: Memory): Memory | null {
+    return this.db.transaction(() => (this.get(memory.id) ? this.write(memory, 'update') : null))();
   }
 
   /** Returns the updated memory, or null when no memory has that id. */

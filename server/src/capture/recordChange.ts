@@ -1,0 +1,123 @@
+import type { Memory, MemorySource } from '../memory/types';
+import type { Project } from '../project';
+import { changedSymbols } from './changedSymbols';
+import { diffTexts, type TextDiff } from './diffTexts';
+import { diffTitle, type ChangeKind } from './diffTitle';
+
+export interface CaptureSettings {
+  /** Saves of the same symbol within this window update one diff memory. */
+  readonly coalesceWindowMs: number;
+}
+
+export const DEFAULT_CAPTURE_SETTINGS: CaptureSettings = { coalesceWindowMs: 10 * 60_000 };
+
+/** How many earlier revisions a coalesced diff memory keeps in full. */
+const MAX_REVISIONS = 50;
+
+export type CaptureOutcome =
+  | { readonly kind: 'recorded'; readonly memory: Memory; readonly coalesced: boolean }
+  | { readonly kind: 'baseline' }
+  | { readonly kind: 'unchanged' };
+
+/** One earlier state of a coalesced diff memory, so its full history stays recoverable. */
+interface Revision {
+  readonly at: number;
+  readonly title: string;
+  readonly added: number;
+  readonly removed: number;
+  readonly symbols: readonly string[];
+  readonly patch: string;
+}
+
+export interface FileState {
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * Turns the new content of a file into a diff memory: diffed against the last known content,
+ * tagged with the symbols it touches, coalesced with a recent memory of the same symbols.
+ */
+export class ChangeRecorder {
+  constructor(
+    private readonly project: Project,
+    private readonly settings: CaptureSettings = DEFAULT_CAPTURE_SETTINGS,
+    /** Told when a file could not be parsed for symbols (the memory is then file-level). */
+    private readonly onProblem: (message: string) => void = () => undefined,
+  ) {}
+
+  /** First sight of a file (opened, or seen on disk): remember its content to diff against later. */
+  baseline(path: string, text: string, state: FileState): 'baseline' | 'known' {
+    if (this.project.snapshots.stat(path)) return 'known';
+    this.project.snapshots.put(path, text, state);
+    return 'baseline';
+  }
+
+  /**
+   * Records a change. `after` null means deleted. A file never seen before is a creation when
+   * `isNew`, else only remembered as a baseline (there is nothing to diff it against).
+   */
+  async record(path: string, after: string | null, source: Extract<MemorySource, 'editor' | 'disk'>, state: FileState, options: { isNew?: boolean; now?: number } = {}): Promise<CaptureOutcome> {
+    const now = options.now ?? Date.now();
+    const snapshot = this.project.snapshots.get(path);
+    if (!snapshot && after !== null && !options.isNew) {
+      this.project.snapshots.put(path, after, state, now);
+      return { kind: 'baseline' };
+    }
+    if (!snapshot && after === null) return { kind: 'unchanged' };
+    const before = snapshot?.content ?? null;
+    const diff = diffTexts(path, before, after);
+    if (after === null) this.project.snapshots.remove(path);
+    else if (!diff) {
+      this.project.snapshots.touch(path, state, now);
+      return { kind: 'unchanged' };
+    } else this.project.snapshots.put(path, after, state, now);
+    if (!diff) return { kind: 'unchanged' };
+
+    const kind: ChangeKind = before === null ? 'created' : after === null ? 'deleted' : 'edited';
+    const symbols = await changedSymbols(path, before, after, diff, (error) => this.onProblem(`Symbols of ${path} could not be read: ${error.message}`));
+    const recent = kind === 'edited' ? this.project.store.latestDiff(path, source, now - this.settings.coalesceWindowMs) : null;
+    if (recent && sameSubject(recent, symbols)) {
+      return { kind: 'recorded', memory: this.coalesce(recent, path, symbols, diff, now), coalesced: true };
+    }
+    const memory = this.project.store.add(
+      {
+        kind: 'diff',
+        title: diffTitle(kind, path, symbols, diff.added, diff.removed),
+        body: diff.patch,
+        source,
+        files: [path],
+        symbols,
+        importance: 0.4,
+        meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions: [] },
+      },
+      now,
+    );
+    return { kind: 'recorded', memory, coalesced: false };
+  }
+
+  /** Folds a new change into a recent memory of the same symbols; the previous state becomes a revision. */
+  private coalesce(recent: Memory, path: string, symbols: readonly string[], diff: TextDiff, now: number): Memory {
+    const meta = recent.meta as { added?: number; removed?: number; revisions?: Revision[] };
+    const added = (meta.added ?? 0) + diff.added;
+    const removed = (meta.removed ?? 0) + diff.removed;
+    const allSymbols = [...new Set([...recent.symbols, ...symbols])];
+    const revision: Revision = { at: recent.updatedAt, title: recent.title, added: meta.added ?? 0, removed: meta.removed ?? 0, symbols: recent.symbols, patch: recent.body };
+    const revisions = [...(meta.revisions ?? []), revision].slice(-MAX_REVISIONS);
+    const updated = this.project.store.update({
+      ...recent,
+      title: diffTitle('edited', path, allSymbols, added, removed),
+      body: diff.patch,
+      symbols: allSymbols,
+      updatedAt: now,
+      meta: { ...recent.meta, added, removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions },
+    });
+    return updated ?? recent;
+  }
+}
+
+/** Saves "of the same symbol": the symbol sets meet, or both changes are file-level. */
+function sameSubject(recent: Memory, symbols: readonly string[]): boolean {
+  if (recent.symbols.length === 0 && symbols.length === 0) return true;
+  return symbols.some((s) => recent.symbols.includes(s));
+}

@@ -1,0 +1,217 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { FileChangeType, type Connection, type TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { URI } from 'vscode-uri';
+import { CaptureFilter } from '../capture/captureFilter';
+import { checkCapturableText, readCapturable } from '../capture/readCapturable';
+import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture/recordChange';
+import { walkProject } from '../capture/walkProject';
+import type { Project } from '../project';
+import type { ProjectRegistry } from './projectRegistry';
+
+export interface ChangeCaptureSettings extends CaptureSettings {
+  /** User globs added to the default exclusions (`engram.exclude`). */
+  readonly exclude: readonly string[];
+  /** More files than this changed on disk in one burst become one summary memory. */
+  readonly bulkThreshold: number;
+}
+
+/** Disk events are gathered this long, so a save's own event and bursts (checkouts) arrive together. */
+const DISK_QUIET_MS = 400;
+const BULK_LIST_LIMIT = 500;
+
+interface ProjectCapture {
+  readonly recorder: ChangeRecorder;
+  readonly filter: CaptureFilter;
+}
+
+/**
+ * Captures changes to the code as diff memories: editor saves (LSP didSave), files changed on disk
+ * by other programs (workspace/didChangeWatchedFiles) and, at start, files changed while VS Code
+ * was closed. Work is serialized on one queue so two events for one file never interleave.
+ */
+export class ChangeCapture {
+  private readonly byProject = new Map<string, ProjectCapture>();
+  private queue: Promise<void> = Promise.resolve();
+  private pendingDisk = new Map<string, FileChangeType>();
+  private diskTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly documents: TextDocuments<TextDocument>,
+    private readonly projects: ProjectRegistry,
+    private readonly settings: ChangeCaptureSettings,
+    private readonly onRecorded: () => void,
+  ) {
+    documents.onDidOpen((event) => this.enqueue(`opening ${event.document.uri}`, () => this.baselineFromDisk(event.document.uri)));
+    documents.onDidSave((event) => this.enqueue(`saving ${event.document.uri}`, () => this.captureSave(event.document)));
+    connection.onDidChangeWatchedFiles((params) => {
+      for (const change of params.changes) this.pendingDisk.set(change.uri, change.type);
+      clearTimeout(this.diskTimer);
+      this.diskTimer = setTimeout(() => this.enqueue('changes on disk', () => this.captureDisk()), DISK_QUIET_MS);
+    });
+  }
+
+  /**
+   * Brings each project's snapshots in line with the disk: on the first run every capturable file
+   * becomes a baseline; on later runs files changed, created or deleted while VS Code was closed
+   * are recorded as changes on disk.
+   */
+  syncWithDisk(): void {
+    for (const project of this.projects.openProjects()) {
+      this.enqueue(`scanning ${project.root}`, async () => {
+        const started = Date.now();
+        const { filter } = this.captureFor(project);
+        const known = new Map(project.snapshots.list().map((s) => [s.path, s]));
+        const firstRun = known.size === 0;
+        const { files, truncated } = await walkProject(project.root, filter);
+        if (truncated) this.connection.console.warn(`${project.root} has more than ${files.length} files; only those were scanned at start.`);
+        for (const file of files) {
+          const relative = path.relative(project.root, file).split(path.sep).join('/');
+          const snapshot = known.get(relative);
+          known.delete(relative);
+          if (firstRun) {
+            const read = await readCapturable(file);
+            const state = await fileState(file);
+            if (read.ok && state) this.captureFor(project).recorder.baseline(relative, read.text, state);
+            continue;
+          }
+          const state = await fileState(file);
+          if (snapshot && state && state.size === snapshot.size && Math.trunc(state.mtimeMs) === snapshot.mtimeMs) continue;
+          await this.captureFromDisk(project, relative, file, snapshot ? FileChangeType.Changed : FileChangeType.Created);
+        }
+        // Known files the walk did not see: deleted, unless now excluded or beyond the walk's limit.
+        if (!truncated) {
+          for (const relative of known.keys()) {
+            const file = path.join(project.root, relative);
+            if (!filter.exclusion(file) && (await fileState(file)) === null) await this.captureFromDisk(project, relative, file, FileChangeType.Deleted);
+          }
+        }
+        const what = firstRun ? 'took a baseline of' : 'checked';
+        this.connection.console.info(`Capture ${what} ${files.length} files in ${project.root} (${Date.now() - started} ms).`);
+      });
+    }
+  }
+
+  /** Resolves when everything queued so far is done (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
+  private enqueue(what: string, work: () => Promise<void>): void {
+    this.queue = this.queue.then(work).catch((error: unknown) => {
+      this.connection.console.error(`Capture failed while ${what}: ${(error as Error).stack ?? String(error)}`);
+    });
+  }
+
+  private captureFor(project: Project): ProjectCapture {
+    let capture = this.byProject.get(project.root);
+    if (!capture) {
+      capture = {
+        recorder: new ChangeRecorder(project, this.settings, (message) => this.connection.console.warn(message)),
+        filter: new CaptureFilter(project.root, { exclude: this.settings.exclude, onWarning: (message) => this.connection.console.warn(message) }),
+      };
+      this.byProject.set(project.root, capture);
+    }
+    return capture;
+  }
+
+  /** The project file behind a URI, unless capture must leave it alone. */
+  private target(uri: string): { project: Project; path: string; file: string; capture: ProjectCapture } | null {
+    const located = this.projects.fileFor(uri);
+    if (!located) return null;
+    const capture = this.captureFor(located.project);
+    const file = URI.parse(uri).fsPath;
+    if (path.basename(file) === '.gitignore') capture.filter.invalidate();
+    if (capture.filter.exclusion(file)) return null;
+    return { project: located.project, path: located.path, file, capture };
+  }
+
+  private async baselineFromDisk(uri: string): Promise<void> {
+    const target = this.target(uri);
+    if (!target || target.project.snapshots.stat(target.path)) return;
+    const read = await readCapturable(target.file);
+    const state = await fileState(target.file);
+    if (read.ok && state) target.capture.recorder.baseline(target.path, read.text, state);
+  }
+
+  private async captureSave(document: TextDocument): Promise<void> {
+    const target = this.target(document.uri);
+    if (!target) return;
+    const text = document.getText();
+    const check = checkCapturableText(text);
+    if (!check.ok) {
+      this.connection.console.info(`Not capturing ${target.path}: ${check.detail}`);
+      return;
+    }
+    const state = (await fileState(target.file)) ?? { size: Buffer.byteLength(text), mtimeMs: Date.now() };
+    const outcome = await target.capture.recorder.record(target.path, text, 'editor', state);
+    if (outcome.kind === 'recorded') this.onRecorded();
+  }
+
+  private async captureDisk(): Promise<void> {
+    const changes = this.pendingDisk;
+    this.pendingDisk = new Map();
+    const perProject = new Map<Project, { path: string; file: string; type: FileChangeType }[]>();
+    for (const [uri, type] of changes) {
+      const target = this.target(uri);
+      if (!target) continue;
+      const list = perProject.get(target.project) ?? [];
+      list.push({ path: target.path, file: target.file, type });
+      perProject.set(target.project, list);
+    }
+    for (const [project, list] of perProject) {
+      if (list.length > this.settings.bulkThreshold) await this.captureBulk(project, list);
+      else for (const change of list) await this.captureFromDisk(project, change.path, change.file, change.type);
+    }
+  }
+
+  private async captureFromDisk(project: Project, relative: string, file: string, type: FileChangeType): Promise<void> {
+    const { recorder } = this.captureFor(project);
+    if (type === FileChangeType.Deleted) {
+      const outcome = await recorder.record(relative, null, 'disk', { size: 0, mtimeMs: Date.now() });
+      if (outcome.kind === 'recorded') this.onRecorded();
+      return;
+    }
+    const read = await readCapturable(file);
+    if (!read.ok) {
+      if (read.reason !== 'missing') this.connection.console.info(`Not capturing ${relative}: ${read.detail}`);
+      return;
+    }
+    const state = (await fileState(file)) ?? { size: read.bytes, mtimeMs: Date.now() };
+    const outcome = await recorder.record(relative, read.text, 'disk', state, { isNew: type === FileChangeType.Created });
+    if (outcome.kind === 'recorded') this.onRecorded();
+  }
+
+  /** A checkout or mass reformat: one summary memory listing the files, and fresh baselines for all. */
+  private async captureBulk(project: Project, list: readonly { path: string; file: string; type: FileChangeType }[]): Promise<void> {
+    for (const change of list) {
+      const read = change.type === FileChangeType.Deleted ? null : await readCapturable(change.file);
+      if (read?.ok) project.snapshots.put(change.path, read.text, (await fileState(change.file)) ?? { size: read.bytes, mtimeMs: Date.now() });
+      else project.snapshots.remove(change.path);
+    }
+    const paths = list.map((c) => c.path).sort();
+    const shown = paths.slice(0, BULK_LIST_LIMIT);
+    project.store.add({
+      kind: 'summary',
+      title: `${paths.length} files changed on disk at once (checkout, pull or mass edit)`,
+      body: [...shown, ...(paths.length > shown.length ? [`… and ${paths.length - shown.length} more`] : [])].join('\n'),
+      source: 'disk',
+      files: shown,
+      importance: 0.3,
+      meta: { bulk: true, count: paths.length },
+    });
+    this.onRecorded();
+  }
+}
+
+async function fileState(file: string): Promise<FileState | null> {
+  try {
+    const info = await stat(file);
+    return { size: info.size, mtimeMs: info.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

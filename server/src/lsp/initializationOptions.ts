@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { ChangeCaptureSettings } from './changeCapture';
+
+/** What the extension passes at startup (from `engram.*` settings); validated at the boundary. */
+const optionsSchema = z
+  .object({
+    capture: z
+      .object({
+        coalesceMinutes: z.number().min(0).max(24 * 60).default(10),
+        exclude: z.array(z.string()).default([]),
+        bulkThreshold: z.number().int().min(1).default(20),
+      })
+      .prefault({}),
+  })
+  .prefault({});
+
+export type InitializationOptions = z.infer<typeof optionsSchema>;
+
+export function parseInitializationOptions(raw: unknown): { settings: ChangeCaptureSettings; problem: string | null } {
+  const parsed = optionsSchema.safeParse(raw ?? {});
+  const options = parsed.success ? parsed.data : optionsSchema.parse({});
+  const { capture } = options;
+  return {
+    settings: { coalesceWindowMs: capture.coalesceMinutes * 60_000, exclude: capture.exclude, bulkThreshold: capture.bulkThreshold },
+    problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+  };
+}

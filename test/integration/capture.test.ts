@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { runEngram } from '../support/engramProcess';
+import { startLsp, type LspSession } from '../support/lspClient';
+import { isolatedEnv, tempDir } from '../support/tempDirs';
+
+const PARSER_V1 = [
+  'export class Parser {',
+  '  parseExpr(input: string) {',
+  '    return input.trim();',
+  '  }',
+  '',
+  '  peek() {',
+  '    return 0;',
+  '  }',
+  '}',
+  '',
+].join('\n');
+
+interface RecalledMemory {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  source: string;
+  symbols: string[];
+  files: string[];
+  meta: { added: number; removed: number; revisions: unknown[]; change: string };
+}
+
+const FileChangeType = { Created: 1, Changed: 2, Deleted: 3 } as const;
+
+describe('capturing changes to the code as diff memories', () => {
+  const env = isolatedEnv();
+  const root = tempDir('engram-capture-');
+  const parserPath = path.join(root, 'src', 'parser.ts');
+  const parserUri = pathToFileURL(parserPath).href;
+  let lsp: LspSession;
+  let version = 1;
+
+  async function diffMemories(file: string): Promise<RecalledMemory[]> {
+    const result = await runEngram(['recall', '--file', file, '--json', '--limit', '50'], { env, cwd: root });
+    assert.equal(result.code, 0, result.stderr);
+    return (JSON.parse(result.stdout).results as RecalledMemory[]).filter((m) => m.kind === 'diff' || m.kind === 'summary');
+  }
+
+  async function saveInEditor(text: string): Promise<void> {
+    writeFileSync(parserPath, text);
+    await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri: parserUri, version: ++version }, contentChanges: [{ text }] });
+    await lsp.connection.sendNotification('textDocument/didSave', { textDocument: { uri: parserUri } });
+  }
+
+  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`timed out waiting for ${what}; server stderr: ${lsp.stderr()}`);
+  }
+
+  before(async () => {
+    mkdirSync(path.join(root, '.git'));
+    mkdirSync(path.join(root, 'src'));
+    mkdirSync(path.join(root, 'node_modules', 'dep'), { recursive: true });
+    writeFileSync(parserPath, PARSER_V1);
+    writeFileSync(path.join(root, 'src', 'util.py'), 'def helper():\n    return 1\n');
+    writeFileSync(path.join(root, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+    writeFileSync(path.join(root, '.gitignore'), 'generated/\n');
+    lsp = startLsp(env);
+    await lsp.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(root).href,
+      workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }],
+      capabilities: {},
+      initializationOptions: { capture: { coalesceMinutes: 10, bulkThreshold: 5 } },
+    });
+    await lsp.connection.sendNotification('initialized', {});
+    await lsp.waitFor('window/logMessage', (p) => /Capture took a baseline of 3 files/.test((p as { message: string }).message));
+    await lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: parserUri, languageId: 'typescript', version, text: PARSER_V1 } });
+  });
+
+  after(async () => lsp?.close());
+
+  it('records a save as a diff memory tagged with the method it changed', async () => {
+    await saveInEditor(PARSER_V1.replace('return input.trim();', 'return input.trim().toLowerCase();'));
+    const [memory] = await eventually('a diff memory', async () => {
+      const found = await diffMemories('src/parser.ts');
+      return found.length ? found : undefined;
+    });
+    assert.equal(memory!.title, 'Edited Parser.parseExpr (+1 \u22121) in src/parser.ts');
+    assert.deepEqual(memory!.symbols, ['Parser.parseExpr']);
+    assert.equal(memory!.source, 'editor');
+    assert.match(memory!.body, /-    return input\.trim\(\);\n\+    return input\.trim\(\)\.toLowerCase\(\);/);
+  });
+
+  it('folds a second save of the same method into the same memory, keeping the first as a revision', async () => {
+    await saveInEditor(PARSER_V1.replace('return input.trim();', 'return input.trim().toUpperCase();'));
+    const memories = await eventually('the coalesced memory', async () => {
+      const found = await diffMemories('src/parser.ts');
+      return found.length === 1 && found[0]!.meta.revisions.length === 1 ? found : undefined;
+    });
+    assert.equal(memories[0]!.meta.added, 2);
+    assert.equal(memories[0]!.title, 'Edited Parser.parseExpr (+2 \u22122) in src/parser.ts');
+  });
+
+  it('records a change made on disk by another program, with the symbols it touched', async () => {
+    writeFileSync(path.join(root, 'src', 'util.py'), 'def helper():\n    return 2\n');
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(path.join(root, 'src', 'util.py')).href, type: FileChangeType.Changed }] });
+    const [memory] = await eventually('a disk diff memory', async () => {
+      const found = await diffMemories('src/util.py');
+      return found.length ? found : undefined;
+    });
+    assert.equal(memory!.source, 'disk');
+    assert.deepEqual(memory!.symbols, ['helper']);
+    assert.equal(memory!.title, 'Edited helper (+1 \u22121) in src/util.py');
+  });
+
+  it('records created and deleted files', async () => {
+    const created = path.join(root, 'src', 'fresh.ts');
+    writeFileSync(created, 'export function greet(name: string) {\n  return `hi ${name}`;\n}\n');
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: FileChangeType.Created }] });
+    const [creation] = await eventually('a creation memory', async () => {
+      const found = await diffMemories('src/fresh.ts');
+      return found.length ? found : undefined;
+    });
+    assert.equal(creation!.title, 'Created greet in src/fresh.ts (+3)');
+    rmSync(created);
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(created).href, type: FileChangeType.Deleted }] });
+    const deletion = await eventually('a deletion memory', async () => (await diffMemories('src/fresh.ts')).find((m) => m.meta.change === 'deleted'));
+    assert.equal(deletion.title, 'Deleted greet in src/fresh.ts (\u22123)');
+  });
+
+  it('ignores excluded, gitignored, binary and oversized files', async () => {
+    const files = {
+      'node_modules/dep/index.js': 'module.exports = 2;\n',
+      'generated/out.ts': 'export const x = 1;\n',
+      '.env': 'API_KEY=abc\n',
+      'src/image.ts': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      'src/huge.ts': 'x'.repeat(2 * 1024 * 1024),
+    };
+    const changes = Object.entries(files).map(([relative, content]) => {
+      const file = path.join(root, relative);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, content);
+      return { uri: pathToFileURL(file).href, type: FileChangeType.Created };
+    });
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
+    // A marker change after them: once it is recorded, the excluded ones were processed too.
+    writeFileSync(path.join(root, 'src', 'util.py'), 'def helper():\n    return 3\n');
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(path.join(root, 'src', 'util.py')).href, type: FileChangeType.Changed }] });
+    await eventually('the marker change', async () => ((await diffMemories('src/util.py'))[0]?.meta.revisions.length === 1 ? true : undefined));
+    for (const relative of Object.keys(files)) assert.deepEqual(await diffMemories(relative), [], relative);
+  });
+
+  it('turns a burst of changes on disk (a checkout) into one summary memory', async () => {
+    const changes = [];
+    for (let i = 0; i < 8; i++) {
+      const file = path.join(root, 'src', `bulk${i}.ts`);
+      writeFileSync(file, `export const n${i} = ${i};\n`);
+      changes.push({ uri: pathToFileURL(file).href, type: FileChangeType.Created });
+    }
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
+    const summary = await eventually('a bulk summary', async () => (await diffMemories('src/bulk3.ts')).find((m) => m.kind === 'summary'));
+    assert.equal(summary.title, '8 files changed on disk at once (checkout, pull or mass edit)');
+    assert.equal(summary.files.length, 8);
+    assert.equal((await diffMemories('src/bulk3.ts')).filter((m) => m.kind === 'diff').length, 0);
+  });
+});
+
+describe('changes made while VS Code was closed', () => {
+  it('are diffed against the last known content at the next start', async () => {
+    const env = isolatedEnv();
+    const root = tempDir('engram-restart-');
+    mkdirSync(path.join(root, '.git'));
+    const file = path.join(root, 'app.py');
+    writeFileSync(file, 'class App:\n    def run(self):\n        return 1\n');
+    const start = async () => {
+      const lsp = startLsp(env);
+      await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }], capabilities: {} });
+      await lsp.connection.sendNotification('initialized', {});
+      return lsp;
+    };
+    const first = await start();
+    // The first start takes every capturable file as a baseline, and records nothing.
+    await first.waitFor('window/logMessage', (p) => /Capture took a baseline of 1 files/.test((p as { message: string }).message));
+    await first.close();
+    const before = await runEngram(['stats', '--json'], { env, cwd: root });
+    assert.equal(JSON.parse(before.stdout).total, 0);
+
+    writeFileSync(file, 'class App:\n    def run(self):\n        return 2\n');
+    writeFileSync(path.join(root, 'new.py'), 'def added():\n    pass\n');
+    const second = await start();
+    try {
+      const deadline = Date.now() + 10_000;
+      let titles: string[] = [];
+      while (Date.now() < deadline && titles.length < 2) {
+        const recalled = await runEngram(['recall', '--json'], { env, cwd: root });
+        titles = (JSON.parse(recalled.stdout).results as { title: string }[]).map((m) => m.title).sort();
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.deepEqual(titles, ['Created added in new.py (+2)', 'Edited App.run (+1 \u22121) in app.py']);
+    } finally {
+      await second.close();
+    }
+  });
+});
