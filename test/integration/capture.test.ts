@@ -209,3 +209,101 @@ describe('changes made while VS Code was closed', () => {
     }
   });
 });
+
+describe('renames and secrets in captured files', () => {
+  const env = isolatedEnv();
+  const root = tempDir('engram-rename-');
+  let lsp: LspSession;
+  const uri = (relative: string) => pathToFileURL(path.join(root, relative)).href;
+  const FAKE_KEY = 'sk_live_' + '51HqLyjWDarjtT1zdp7dcXyZabc123def456ghi789';
+
+  async function recall(file: string): Promise<{ title: string; files: string[]; body: string }[]> {
+    const result = await runEngram(['recall', '--file', file, '--json', '--limit', '50'], { env, cwd: root });
+    return JSON.parse(result.stdout).results;
+  }
+
+  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    throw new Error(`timed out waiting for ${what}; server stderr: ${lsp.stderr()}`);
+  }
+
+  before(async () => {
+    mkdirSync(path.join(root, '.git'));
+    mkdirSync(path.join(root, 'lib'));
+    writeFileSync(path.join(root, 'lib', 'billing.ts'), `const stripe = new Stripe("${FAKE_KEY}");\nexport function charge() {\n  return stripe.charge(1);\n}\n`);
+    writeFileSync(path.join(root, 'lib', 'moved.py'), 'def moved():\n    return 1\n');
+    lsp = startLsp(env);
+    await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }], capabilities: {} });
+    await lsp.connection.sendNotification('initialized', {});
+    await lsp.waitFor('window/logMessage', (p) => /Capture took a baseline of 2 files/.test((p as { message: string }).message));
+  });
+
+  after(async () => lsp?.close());
+
+  it('never stores a secret that sits in a captured file, neither in memories nor in the content cache', async () => {
+    const file = path.join(root, 'lib', 'billing.ts');
+    writeFileSync(file, `const stripe = new Stripe("${FAKE_KEY}");\nexport function charge() {\n  return stripe.charge(2);\n}\n`);
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('lib/billing.ts'), type: FileChangeType.Changed }] });
+    const [memory] = await eventually('the billing diff', async () => {
+      const found = await recall('lib/billing.ts');
+      return found.length ? found : undefined;
+    });
+    assert.equal(memory!.title, 'Edited charge (+1 \u22121) in lib/billing.ts');
+    const { databasePathFor } = await import('../../server/src/store/paths');
+    const { readFileSync, existsSync } = await import('node:fs');
+    const dbFile = databasePathFor(root, env);
+    for (const f of [dbFile, `${dbFile}-wal`]) {
+      if (existsSync(f)) assert.equal(readFileSync(f).includes(Buffer.from(FAKE_KEY.slice(8))), false, `${f} holds the key`);
+    }
+  });
+
+  it('follows a rename done in VS Code: memories are re-tagged with the new path', async () => {
+    const { renameSync } = await import('node:fs');
+    renameSync(path.join(root, 'lib'), path.join(root, 'src'));
+    await lsp.connection.sendNotification('workspace/didRenameFiles', { files: [{ oldUri: uri('lib'), newUri: uri('src') }] });
+    const moved = await eventually('the memory under its new path', async () => {
+      const found = await recall('src/billing.ts');
+      return found.length ? found : undefined;
+    });
+    assert.deepEqual(moved[0]!.files, ['src/billing.ts']);
+    assert.deepEqual(await recall('lib/billing.ts'), []);
+  });
+
+  it('treats a delete and a create of the same content on disk as a move, not two changes', async () => {
+    const { renameSync } = await import('node:fs');
+    renameSync(path.join(root, 'src', 'moved.py'), path.join(root, 'src', 'relocated.py'));
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [
+        { uri: uri('src/moved.py'), type: FileChangeType.Deleted },
+        { uri: uri('src/relocated.py'), type: FileChangeType.Created },
+      ],
+    });
+    await lsp.waitFor('window/logMessage', (p) => /Followed src\/moved\.py → src\/relocated\.py/.test((p as { message: string }).message));
+    assert.deepEqual(await recall('src/relocated.py'), []);
+    assert.deepEqual(await recall('src/moved.py'), []);
+  });
+
+  it('survives a flood of change events (10,000 in a burst) and records one change once', async () => {
+    const file = path.join(root, 'src', 'relocated.py');
+    writeFileSync(file, 'def moved():\n    return 2\n');
+    const sends = [];
+    for (let i = 0; i < 10_000; i++) {
+      sends.push(lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('src/relocated.py'), type: FileChangeType.Changed }] }));
+    }
+    await Promise.all(sends);
+    const memories = await eventually('the one diff', async () => {
+      const found = await recall('src/relocated.py');
+      return found.length ? found : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal((await recall('src/relocated.py')).length, 1);
+    assert.equal(memories[0]!.title, 'Edited moved (+1 \u22121) in src/relocated.py');
+    const stats = (await lsp.connection.sendRequest('engram/stats', {})) as { projects: unknown[] };
+    assert.equal(stats.projects.length, 1);
+  });
+});

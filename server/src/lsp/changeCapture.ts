@@ -5,9 +5,10 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { CaptureFilter } from '../capture/captureFilter';
 import { checkCapturableText, readCapturable } from '../capture/readCapturable';
-import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture/recordChange';
+import { ChangeRecorder, storedForm, type CaptureSettings, type FileState } from '../capture/recordChange';
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
+import { contentHash } from '../store/snapshotStore';
 import type { ProjectRegistry } from './projectRegistry';
 
 export interface ChangeCaptureSettings extends CaptureSettings {
@@ -46,6 +47,7 @@ export class ChangeCapture {
   ) {
     documents.onDidOpen((event) => this.enqueue(`opening ${event.document.uri}`, () => this.baselineFromDisk(event.document.uri)));
     documents.onDidSave((event) => this.enqueue(`saving ${event.document.uri}`, () => this.captureSave(event.document)));
+    connection.workspace.onDidRenameFiles((params) => this.enqueue('following renames', async () => this.followRenames(params.files)));
     connection.onDidChangeWatchedFiles((params) => {
       for (const change of params.changes) this.pendingDisk.set(change.uri, change.type);
       clearTimeout(this.diskTimer);
@@ -161,10 +163,51 @@ export class ChangeCapture {
       list.push({ path: target.path, file: target.file, type });
       perProject.set(target.project, list);
     }
-    for (const [project, list] of perProject) {
+    for (const [project, all] of perProject) {
+      const list = await this.takeMoves(project, all);
       if (list.length > this.settings.bulkThreshold) await this.captureBulk(project, list);
       else for (const change of list) await this.captureFromDisk(project, change.path, change.file, change.type);
     }
+  }
+
+  /** Renames done in VS Code (files or folders): memories and snapshots follow the new path. */
+  private async followRenames(files: readonly { oldUri: string; newUri: string }[]): Promise<void> {
+    for (const { oldUri, newUri } of files) {
+      const from = this.projects.fileFor(oldUri);
+      const to = this.projects.fileFor(newUri);
+      if (!from || !to || from.project !== to.project) continue;
+      this.rename(from.project, from.path, to.path);
+    }
+  }
+
+  private rename(project: Project, from: string, to: string): void {
+    project.snapshots.rename(from, to);
+    const moved = project.store.renamePath(from, to);
+    this.connection.console.info(`Followed ${from} → ${to}${moved ? ` in ${moved} memories` : ''}.`);
+    if (moved) this.onRecorded();
+  }
+
+  /**
+   * A move outside VS Code (git mv, a script) arrives as a delete and a create of the same content
+   * in one burst: treat those pairs as renames, and return the changes that remain.
+   */
+  private async takeMoves(project: Project, changes: { path: string; file: string; type: FileChangeType }[]): Promise<typeof changes> {
+    const deleted = changes.filter((c) => c.type === FileChangeType.Deleted && project.snapshots.stat(c.path));
+    const created = changes.filter((c) => c.type === FileChangeType.Created);
+    if (deleted.length === 0 || created.length === 0) return changes;
+    const createdByHash = new Map<string, (typeof changes)[number]>();
+    for (const change of created) {
+      const read = await readCapturable(change.file);
+      if (read.ok) createdByHash.set(contentHash(storedForm(read.text)), change);
+    }
+    const moved = new Set<(typeof changes)[number]>();
+    for (const change of deleted) {
+      const target = createdByHash.get(project.snapshots.stat(change.path)!.hash);
+      if (!target || moved.has(target)) continue;
+      this.rename(project, change.path, target.path);
+      moved.add(change).add(target);
+    }
+    return changes.filter((c) => !moved.has(c));
   }
 
   private async captureFromDisk(project: Project, relative: string, file: string, type: FileChangeType): Promise<void> {
@@ -188,7 +231,7 @@ export class ChangeCapture {
   private async captureBulk(project: Project, list: readonly { path: string; file: string; type: FileChangeType }[]): Promise<void> {
     for (const change of list) {
       const read = change.type === FileChangeType.Deleted ? null : await readCapturable(change.file);
-      if (read?.ok) project.snapshots.put(change.path, read.text, (await fileState(change.file)) ?? { size: read.bytes, mtimeMs: Date.now() });
+      if (read?.ok) project.snapshots.put(change.path, storedForm(read.text), (await fileState(change.file)) ?? { size: read.bytes, mtimeMs: Date.now() });
       else project.snapshots.remove(change.path);
     }
     const paths = list.map((c) => c.path).sort();

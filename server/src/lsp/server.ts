@@ -71,6 +71,7 @@ export function runLanguageServer(): Connection {
         // Saves come without text: the server already has it through incremental sync.
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         hoverProvider: true,
+        workspace: { fileOperations: { didRename: { filters: [{ scheme: 'file', pattern: { glob: '**/*' } }] } } },
         codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: 'engram', version: process.env.ENGRAM_VERSION ?? 'dev' },

@@ -119,6 +119,7 @@ export class MemoryStore {
     recent: Statement;
     setPin: Statement;
     latestDiff: Statement;
+    idsUnderPath: Statement;
     countByKindStatus: Statement;
     countPinned: Statement;
     countSessions: Statement;
@@ -156,6 +157,9 @@ export class MemoryStore {
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
       recent: db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
       setPin: db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
+      idsUnderPath: db.prepare(`SELECT DISTINCT m.id FROM memories m
+        WHERE m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path OR substr(path, 1, length(@prefix)) = @prefix)
+           OR m.rowid IN (SELECT memory_rowid FROM anchors WHERE path = @path OR substr(path, 1, length(@prefix)) = @prefix)`),
       latestDiff: db.prepare(`${SELECT_MEMORY}
         WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
@@ -226,6 +230,25 @@ export class MemoryStore {
   latestDiff(path: string, source: Memory['source'], since: number): Memory | null {
     const row = this.statements.latestDiff.get({ path, source, since }) as MemoryRow | undefined;
     return row ? rowToMemory(row) : null;
+  }
+
+  /**
+   * Follows a renamed file or folder: every memory tagged with `from` (or a path under it) is
+   * re-tagged with the new path, anchors included. Returns how many memories changed.
+   */
+  renamePath(from: string, to: string): number {
+    const move = (p: string) => (p === from ? to : p.startsWith(`${from}/`) ? to + p.slice(from.length) : p);
+    return this.db.transaction(() => {
+      const ids = (this.statements.idsUnderPath.all({ path: from, prefix: `${from}/` }) as { id: string }[]).map((r) => r.id);
+      for (const id of ids) {
+        const memory = this.get(id)!;
+        this.write(
+          { ...memory, files: sortedUnique(memory.files.map(move)), anchor: memory.anchor ? { ...memory.anchor, path: move(memory.anchor.path) } : null },
+          'update',
+        );
+      }
+      return ids.length;
+    })();
   }
 
   /** Replaces a memory's content (same id); returns what was stored, or null when the id is unknown. */

@@ -94,8 +94,14 @@ export class SnapshotStore {
     if (previous) this.statements.dropBlobIfUnused.run(previous.hash);
   }
 
+  /** Follows a renamed file or folder (every snapshot under it). */
   rename(from: string, to: string): void {
-    this.statements.rename.run({ from, to });
+    this.db.transaction(() => {
+      for (const { path } of this.list()) {
+        if (path === from) this.statements.rename.run({ from, to });
+        else if (path.startsWith(`${from}/`)) this.statements.rename.run({ from: path, to: to + path.slice(from.length) });
+      }
+    })();
   }
 
   totalBytes(): number {
