@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PassThrough } from 'node:stream';
+import { StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { diffTexts } from '../server/src/capture/diffTexts';
+import { ChangeRecorder } from '../server/src/capture/recordChange';
+import { openProject } from '../server/src/project';
+import { declarations } from '../server/src/symbols';
+import { percentile, typescriptFile } from './fixtures';
+
+const LINES = 5000;
+const ROUNDS = 40;
+
+function report(name: string, samples: number[], target: string): void {
+  const p50 = percentile(samples, 50).toFixed(2);
+  const p99 = percentile(samples, 99).toFixed(2);
+  console.log(`${name.padEnd(58)} p50 ${p50.padStart(7)} ms   p99 ${p99.padStart(7)} ms   (target ${target})`);
+}
+
+/** Edit one method body line of the generated file, a different one each round. */
+function edited(text: string, round: number): string {
+  const lines = text.split('\n');
+  const index = 10 + ((round * 97) % (lines.length - 20));
+  lines[index] = `${lines[index]} // edit ${round}`;
+  return lines.join('\n');
+}
+
+export async function benchCapture(): Promise<void> {
+  const text = typescriptFile(LINES);
+  console.log(`\nCapture (a ${LINES}-line TypeScript file, ${ROUNDS} rounds after warm-up)`);
+
+  // The extension does no work per keystroke; what remains is vscode-languageclient sending an
+  // incremental didChange. This measures serializing and writing that message.
+  const writer = new StreamMessageWriter(new PassThrough().resume());
+  const keystroke: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const start = performance.now();
+    await writer.write({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri: 'file:///p/src/a.ts', version: i }, contentChanges: [{ range: { start: { line: 120, character: 10 }, end: { line: 120, character: 10 } }, rangeLength: 0, text: 'x' }] } } as never);
+    keystroke.push(performance.now() - start);
+  }
+  report('extension host per keystroke (didChange message)', keystroke.slice(200), '≤ 0.1 ms');
+
+  const diffs: number[] = [];
+  for (let r = 0; r < ROUNDS + 5; r++) {
+    const after = edited(text, r);
+    const start = performance.now();
+    diffTexts('src/big.ts', text, after);
+    if (r >= 5) diffs.push(performance.now() - start);
+  }
+  report('diff of a one-line edit (jsdiff)', diffs, '—');
+
+  const tagging: number[] = [];
+  for (let r = 0; r < ROUNDS + 5; r++) {
+    const start = performance.now();
+    await declarations(text, 'typescript');
+    if (r >= 5) tagging.push(performance.now() - start);
+  }
+  report('symbol tagging (tree-sitter declarations)', tagging, '≤ 30 ms');
+
+  const home = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-'));
+  const project = openProject(path.join(home, 'project'), { ...process.env, ENGRAM_HOME: path.join(home, 'data') });
+  try {
+    // Coalescing off, so every save writes a memory.
+    const recorder = new ChangeRecorder(project, { coalesceWindowMs: 0 });
+    recorder.baseline('src/big.ts', text, { size: text.length, mtimeMs: 0 });
+    const saves: number[] = [];
+    let current = text;
+    for (let r = 0; r < ROUNDS + 5; r++) {
+      const next = edited(current, r);
+      const start = performance.now();
+      const outcome = await recorder.record('src/big.ts', next, 'editor', { size: next.length, mtimeMs: r + 1 }, { now: r * 1000 });
+      if (r >= 5) saves.push(performance.now() - start);
+      if (outcome.kind !== 'recorded') throw new Error(`round ${r}: expected a memory, got ${outcome.kind}`);
+      current = next;
+    }
+    report('save → diff memory recorded (diff, symbols, redact, SQLite)', saves, '≤ 20 ms');
+  } finally {
+    project.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
