@@ -292,6 +292,29 @@ describe('changedSymbols', () => {
     assert.deepEqual(await symbolsOfChange('app/orders.py', before, after), ['OrderService.cancel']);
   });
 
+  it('names each of a run of saves of one file as a first sight of it would, non-ASCII text included', async () => {
+    const saves = [
+      replaceLine(PARSER_TS, 'const left', '    const left = this.peek(); // größer 😀'),
+      `// 日本語 header\n${PARSER_TS}`,
+      `// 日本語 header\n${PARSER_TS}\nexport function tail(): void {}\n`,
+      PARSER_TS.replace('    const left = this.peek();\n', ''),
+    ];
+    let before = PARSER_TS;
+    for (const after of saves) {
+      // A second path has no kept tree, so it parses both texts from scratch.
+      const firstSight = `src/fresh-${saves.indexOf(after)}.ts`;
+      assert.deepEqual(await symbolsOfChange('src/saved.ts', before, after), await symbolsOfChange(firstSight, before, after));
+      before = after;
+    }
+  });
+
+  it('names a change correctly when the file changed since its last save was seen', async () => {
+    await symbolsOfChange('src/outside.ts', PARSER_TS, `${PARSER_TS}\n// saved\n`);
+    const changedOutside = replaceLine(PARSER_TS, 'return this.position', '    return this.position + 2;');
+    const after = replaceLine(changedOutside, 'const left', '    const left = this.peek() + 1;');
+    assert.deepEqual(await symbolsOfChange('src/outside.ts', changedOutside, after), ['Parser.parseExpr']);
+  });
+
   it('names nothing in a file without a grammar', async () => {
     assert.deepEqual(await symbolsOfChange('README.md', '# Title\n', '# Title\n\nMore.\n'), []);
   });

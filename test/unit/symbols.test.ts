@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { declarations, languageForPath, symbolsForRanges, type Declaration } from '../../server/src/symbols';
+import type { Tree } from 'web-tree-sitter';
+import { changedDeclarations, declarations, fileDeclarations, languageForPath, symbolsForRanges, type Declaration, type LanguageId, type LineRange } from '../../server/src/symbols';
+import { ParsedFiles } from '../../server/src/symbols/parsedFiles';
+import { editBetween } from '../../server/src/symbols/textEdit';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'symbols');
 
@@ -288,5 +291,147 @@ describe('symbolsForRanges', () => {
       { startLine: 5, endLine: 5 },
     ];
     assert.deepEqual(symbolsForRanges(await sourceDeclarations(), ranges), ['OrderService.cancel', 'audit']);
+  });
+});
+
+/** A seeded generator (mulberry32), so a failing edit sequence can be replayed. */
+function randomSource(seed: number): (below: number) => number {
+  let state = seed;
+  return (below) => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * below);
+  };
+}
+
+const INSERTS = ['é', '日本語 ', '😀', '\n', '\r\n', '  x = 1;\n', '}', '{\n', '// ünïcödé 🚀\n', 'class Ж {}\n'];
+
+/** A random insertion, deletion or replacement, at the start and end of the text as often as inside it. */
+function randomEdit(text: string, random: (below: number) => number): string {
+  const at = (): number => {
+    const choice = random(4);
+    let index = choice === 0 ? 0 : choice === 1 ? text.length : random(text.length + 1);
+    // Edits land between characters, never inside a surrogate pair.
+    if (index > 0 && index < text.length && /[\udc00-\udfff]/.test(text[index]!)) index--;
+    return index;
+  };
+  const start = at();
+  const end = Math.min(text.length, start + (random(3) === 0 ? random(200) : 0));
+  const copied = text.slice(at(), at() + random(120)).replace(/^[\udc00-\udfff]|[\ud800-\udbff]$/g, '');
+  const inserted = random(3) === 0 ? copied : INSERTS[random(INSERTS.length)]!;
+  return text.slice(0, start) + (random(4) === 0 ? '' : inserted) + text.slice(end);
+}
+
+function randomLines(text: string, random: (below: number) => number): LineRange[] {
+  const lineCount = text.split('\n').length;
+  return Array.from({ length: 1 + random(3) }, () => {
+    const startLine = random(lineCount);
+    return { startLine, endLine: Math.min(lineCount - 1, startLine + random(4)) };
+  });
+}
+
+const FILE_SCOPED_NAMESPACE = 'namespace Shop.Orders;\n\npublic class Order\n{\n    public void Cancel() { }\n}\n';
+const DECORATED = 'export class Panel {\n  @Input()\n  @Output()\n  render(): void {\n    draw();\n  }\n}\n';
+
+describe('changedDeclarations', () => {
+  const samples: { readonly name: string; readonly language: LanguageId; readonly text: string }[] = [
+    ...readdirSync(FIXTURES).map((file) => {
+      const name = file.replace(/\.fixture$/, '');
+      return { name, language: languageForPath(name)!, text: readFileSync(path.join(FIXTURES, file), 'utf8') };
+    }),
+    { name: 'Scoped.cs', language: 'csharp', text: FILE_SCOPED_NAMESPACE },
+    { name: 'panel.ts', language: 'typescript', text: DECORATED },
+  ];
+
+  for (const sample of samples) {
+    it(`parses random edits of ${sample.name} incrementally to the same declarations as a fresh parse`, async () => {
+      const random = randomSource(sample.name.length * 7919);
+      const filePath = `random/${sample.name}`;
+      let before = sample.text;
+      await fileDeclarations(filePath, sample.language, before);
+      for (let round = 0; round < 25; round++) {
+        const after = randomEdit(before, random);
+        const oldLines = randomLines(before, random);
+        const newLines = randomLines(after, random);
+        const changed = await changedDeclarations(filePath, sample.language, before, after, oldLines, newLines);
+        const freshBefore = (await declarations(before, sample.language)).declarations;
+        const fresh = await declarations(after, sample.language);
+        const replay = `${sample.name}, round ${round}`;
+        assert.deepEqual(symbolsForRanges(changed.before, oldLines), symbolsForRanges(freshBefore, oldLines), replay);
+        assert.deepEqual(symbolsForRanges(changed.after, newLines), symbolsForRanges(fresh.declarations, newLines), replay);
+        // The kept tree is the incremental parse; every declaration in it matches the fresh parse.
+        assert.deepEqual(await fileDeclarations(filePath, sample.language, after), fresh, replay);
+        before = after;
+      }
+    });
+  }
+
+  it('names the method whose decorator line changed, and qualifies members by a file-scoped namespace', async () => {
+    const decorated = await changedDeclarations('p/panel.ts', 'typescript', DECORATED, DECORATED.replace('@Input()', '@Input("x")'), [], [{ startLine: 1, endLine: 1 }]);
+    assert.deepEqual(symbolsForRanges(decorated.after, [{ startLine: 1, endLine: 1 }]), ['Panel.render']);
+    const edited = FILE_SCOPED_NAMESPACE.replace('Cancel() { }', 'Cancel() { Log(); }');
+    const scoped = await changedDeclarations('p/Scoped.cs', 'csharp', FILE_SCOPED_NAMESPACE, edited, [], [{ startLine: 4, endLine: 4 }]);
+    assert.deepEqual(symbolsForRanges(scoped.after, [{ startLine: 4, endLine: 4 }]), ['Shop.Orders.Order.Cancel']);
+  });
+
+  it('parses from scratch when the kept tree is of another language', async () => {
+    await fileDeclarations('p/mixed', 'python', 'def run():\n    pass\n');
+    const parsed = await fileDeclarations('p/mixed', 'typescript', 'function run() {}\n');
+    assert.deepEqual(parsed.declarations.map((decl) => decl.name), ['run']);
+    assert.equal(parsed.hasErrors, false);
+  });
+});
+
+describe('editBetween', () => {
+  it('measures an edit in UTF-16 code units, with columns counted from the last newline', () => {
+    assert.deepEqual(editBetween('a😀\nbé c', 'a😀\nbé xyz c'), {
+      startIndex: 7,
+      oldEndIndex: 7,
+      newEndIndex: 11,
+      startPosition: { row: 1, column: 3 },
+      oldEndPosition: { row: 1, column: 3 },
+      newEndPosition: { row: 1, column: 7 },
+    });
+  });
+
+  it('starts an edit at a whole character rather than inside a surrogate pair', () => {
+    const edit = editBetween('x😀', 'x😁');
+    assert.equal(edit?.startIndex, 1);
+    assert.equal(edit?.oldEndIndex, 3);
+  });
+
+  it('gives null for equal texts and whole-text edits for a text from or to nothing', () => {
+    assert.equal(editBetween('same', 'same'), null);
+    assert.deepEqual(editBetween('', 'a\nb'), {
+      startIndex: 0, oldEndIndex: 0, newEndIndex: 3,
+      startPosition: { row: 0, column: 0 }, oldEndPosition: { row: 0, column: 0 }, newEndPosition: { row: 1, column: 1 },
+    });
+    assert.equal(editBetween('a\nb', '')?.oldEndPosition.row, 1);
+  });
+});
+
+describe('ParsedFiles', () => {
+  function fakeTree(name: string, deleted: string[]): Tree {
+    return { delete: () => deleted.push(name) } as unknown as Tree;
+  }
+
+  it('keeps at most its capacity of trees, deleting the least recently kept', () => {
+    const deleted: string[] = [];
+    const files = new ParsedFiles(2);
+    for (const name of ['a', 'b', 'c']) files.put(name, { text: name, language: 'typescript', tree: fakeTree(name, deleted) });
+    assert.equal(files.size, 2);
+    assert.deepEqual(deleted, ['a']);
+    assert.equal(files.take('a'), undefined);
+  });
+
+  it('deletes the tree a file had when it is replaced or forgotten', () => {
+    const deleted: string[] = [];
+    const files = new ParsedFiles(2);
+    files.put('a', { text: '1', language: 'typescript', tree: fakeTree('a1', deleted) });
+    files.put('a', { text: '2', language: 'typescript', tree: fakeTree('a2', deleted) });
+    files.forget('a');
+    assert.deepEqual(deleted, ['a1', 'a2']);
+    assert.equal(files.size, 0);
   });
 });

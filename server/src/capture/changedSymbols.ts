@@ -1,4 +1,4 @@
-import { declarations, languageForPath, symbolsForRanges, type Declaration, type LanguageId, type LineRange } from '../symbols';
+import { changedDeclarations, declarations, fileDeclarations, forgetFile, languageForPath, symbolsForRanges, type Declaration, type LineRange } from '../symbols';
 import type { TextDiff } from './diffTexts';
 
 /**
@@ -8,7 +8,7 @@ import type { TextDiff } from './diffTexts';
  * A created or deleted file is named by its top-level declarations ("greet, Greeter"), not by
  * every method in it. Deduplicated, in order of appearance. Files without a grammar give [].
  * Parsing never throws: a failure gives [] and is passed to `onParseError`, for the caller to
- * log with its own context.
+ * log with its own context. Each file's tree is kept, so its next change parses incrementally.
  */
 export async function changedSymbols(
   path: string,
@@ -20,9 +20,14 @@ export async function changedSymbols(
   const language = languageForPath(path);
   if (!language) return [];
   try {
-    if (before === null || after === null) return topLevelNames(await declarationsOf(after ?? before ?? '', language));
-    const inNew = symbolsForRanges(await declarationsOf(after, language), diff.newRanges);
-    const inOld = symbolsForRanges(await declarationsOf(before, language), diff.oldRanges);
+    if (after === null) {
+      forgetFile(path);
+      return topLevelNames((await declarations(before ?? '', language)).declarations);
+    }
+    if (before === null) return topLevelNames((await fileDeclarations(path, language, after)).declarations);
+    const changed = await changedDeclarations(path, language, before, after, diff.oldRanges, diff.newRanges);
+    const inNew = symbolsForRanges(changed.after, diff.newRanges);
+    const inOld = symbolsForRanges(changed.before, diff.oldRanges);
     // An old enclosing declaration adds nothing when a member of it is already named.
     const fromOld = inOld.filter((name) => !inNew.some((named) => named.startsWith(`${name}.`)));
     return [...new Set([...inNew, ...fromOld])];
@@ -30,10 +35,6 @@ export async function changedSymbols(
     onParseError?.(error instanceof Error ? error : new Error(String(error)));
     return [];
   }
-}
-
-async function declarationsOf(text: string, language: LanguageId): Promise<readonly Declaration[]> {
-  return (await declarations(text, language)).declarations;
 }
 
 /** Declarations no other declaration encloses, in source order. */

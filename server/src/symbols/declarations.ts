@@ -1,8 +1,11 @@
-import type { Language, Node, Query as DeclarationQuery, QueryMatch } from 'web-tree-sitter';
+import type { Language, Node, Query as DeclarationQuery, QueryMatch, Tree } from 'web-tree-sitter';
+import { firstNodeOf, lastNodeOf } from './declarationExtent';
 import { DECLARATION_QUERY } from './declarationQueries';
 import { baseTypeName, cleanName, declaredFunctionName } from './declarationNames';
 import type { LanguageId } from './languages';
 import { grammarFor, parserFor } from './parser';
+import { queryRangesFor } from './queryRanges';
+import type { LineRange } from './symbolsForRanges';
 import { Query } from './webTreeSitter';
 
 export type DeclarationKind =
@@ -52,15 +55,6 @@ const KINDS: ReadonlySet<string> = new Set<DeclarationKind>([
 /** Declarations whose functions are methods. */
 const TYPE_KINDS: ReadonlySet<DeclarationKind> = new Set<DeclarationKind>(['class', 'interface', 'struct', 'trait', 'impl', 'enum']);
 
-/** Syntax that wraps a declaration and belongs to it: decorators, `export`, `template <…>`. */
-const WRAPPER_TYPES: ReadonlySet<string> = new Set([
-  'export_statement',
-  'lexical_declaration',
-  'variable_declaration',
-  'decorated_definition',
-  'template_declaration',
-]);
-
 const C_TAG_SPECIFIERS: ReadonlySet<string> = new Set(['struct_specifier', 'union_specifier', 'enum_specifier', 'class_specifier']);
 
 const queries = new Map<LanguageId, DeclarationQuery>();
@@ -77,16 +71,26 @@ function declarationQuery(language: LanguageId, grammar: Language): DeclarationQ
 /** The declarations in a source text with their qualified names and line ranges, in source order. */
 export async function declarations(text: string, language: LanguageId): Promise<ParsedDeclarations> {
   const parser = await parserFor(language);
-  const query = declarationQuery(language, await grammarFor(language));
   const tree = parser.parse(text);
   if (!tree) return { declarations: [], hasErrors: true };
   try {
-    const found = foundDeclarations(query.matches(tree.rootNode));
-    return { declarations: qualify(found), hasErrors: tree.rootNode.hasError };
+    return await declarationsInTree(tree, language);
   } finally {
     // Trees live in wasm memory, which the JS garbage collector does not reclaim.
     tree.delete();
   }
+}
+
+/**
+ * The declarations of a parsed tree. Given `lines`, only those a query over those lines finds:
+ * every declaration overlapping them and every declaration enclosing those, so the ones
+ * overlapping them have the same qualified names and nesting as in a whole-tree query.
+ */
+export async function declarationsInTree(tree: Tree, language: LanguageId, lines?: readonly LineRange[]): Promise<ParsedDeclarations> {
+  const query = declarationQuery(language, await grammarFor(language));
+  const root = tree.rootNode;
+  const matches = lines ? queryRangesFor(root, lines).flatMap((range) => query.matches(root, range)) : query.matches(root);
+  return { declarations: qualify(foundDeclarations(matches)), hasErrors: root.hasError };
 }
 
 function foundDeclarations(matches: readonly QueryMatch[]): FoundDeclaration[] {
@@ -140,23 +144,6 @@ function toDeclaration(match: QueryMatch): FoundDeclaration | null {
     startLine: start.startPosition.row,
     endLine: end.endPosition.row,
   };
-}
-
-/** Where a declaration begins, counting what wraps it and the decorators before a class member. */
-function firstNodeOf(node: Node): Node {
-  let outer = node;
-  while (outer.parent && WRAPPER_TYPES.has(outer.parent.type)) outer = outer.parent;
-  let previous = outer.previousNamedSibling;
-  while (previous?.type === 'decorator') {
-    outer = previous;
-    previous = previous.previousNamedSibling;
-  }
-  return outer;
-}
-
-/** Where a declaration ends. A C# file-scoped namespace holds the rest of the file. */
-function lastNodeOf(node: Node): Node {
-  return node.type === 'file_scoped_namespace_declaration' && node.parent ? node.parent : node;
 }
 
 /** Gives each declaration the names of the declarations that enclose it. */

@@ -2,3 +2,4 @@
 export { declarations, type Declaration, type DeclarationKind, type ParsedDeclarations } from './declarations';
 export { languageForPath, type LanguageId } from './languages';
 export { symbolsForRanges, type LineRange } from './symbolsForRanges';
+export { changedDeclarations, fileDeclarations, forgetFile, type ChangedDeclarations } from './fileDeclarations';

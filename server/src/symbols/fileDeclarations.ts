@@ -1,0 +1,84 @@
+import type { Parser as LanguageParser, Tree } from 'web-tree-sitter';
+import { declarationsInTree, type Declaration, type ParsedDeclarations } from './declarations';
+import type { LanguageId } from './languages';
+import { parserFor } from './parser';
+import { ParsedFiles } from './parsedFiles';
+import type { LineRange } from './symbolsForRanges';
+import { editBetween } from './textEdit';
+
+/** The declarations of both versions of a changed file that overlap the lines it changed. */
+export interface ChangedDeclarations {
+  /** Of the old text, overlapping `oldLines` (and the declarations enclosing those). */
+  readonly before: readonly Declaration[];
+  /** Of the new text, overlapping `newLines` (and the declarations enclosing those). */
+  readonly after: readonly Declaration[];
+}
+
+/** Trees of recently changed files; a save parses only what changed since the last one. */
+const parsedFiles = new ParsedFiles();
+
+/**
+ * Declarations of a file's change from `before` to `after`, of the lines it changed only. `before`
+ * comes from the file's last tree (parsed from scratch when none is kept), `after` is parsed
+ * incrementally from it and kept for the next change; so a save after a save parses only what changed.
+ */
+export async function changedDeclarations(
+  path: string,
+  language: LanguageId,
+  before: string,
+  after: string,
+  oldLines: readonly LineRange[],
+  newLines: readonly LineRange[],
+): Promise<ChangedDeclarations> {
+  const parser = await parserFor(language);
+  const oldTree = treeOf(parser, path, language, before);
+  let newTree: Tree;
+  let old: ParsedDeclarations;
+  try {
+    old = await declarationsInTree(oldTree, language, oldLines);
+    newTree = reparsed(parser, oldTree, before, after);
+  } finally {
+    oldTree.delete();
+  }
+  parsedFiles.put(path, { text: after, language, tree: newTree });
+  const updated = await declarationsInTree(newTree, language, newLines);
+  return { before: old.declarations, after: updated.declarations };
+}
+
+/** All declarations of a file's text, as `declarations` finds them; the tree is kept for the file's next change. */
+export async function fileDeclarations(path: string, language: LanguageId, text: string): Promise<ParsedDeclarations> {
+  const tree = treeOf(await parserFor(language), path, language, text);
+  parsedFiles.put(path, { text, language, tree });
+  return declarationsInTree(tree, language);
+}
+
+/** Drops a file's tree, e.g. when the file is deleted. */
+export function forgetFile(path: string): void {
+  parsedFiles.forget(path);
+}
+
+/** A tree of `text`, from the file's last tree when there is one. The caller owns it. */
+function treeOf(parser: LanguageParser, path: string, language: LanguageId, text: string): Tree {
+  const last = parsedFiles.take(path);
+  if (!last) return parse(parser, text);
+  try {
+    // A tree of other text still helps: edited to this text, it is reused where nothing changed.
+    return last.language === language ? reparsed(parser, last.tree, last.text, text) : parse(parser, text);
+  } finally {
+    last.tree.delete();
+  }
+}
+
+/** A tree of `after` from a tree of `before`, which is edited to match and stays the caller's. */
+function reparsed(parser: LanguageParser, tree: Tree, before: string, after: string): Tree {
+  const edit = editBetween(before, after);
+  if (!edit) return tree.copy();
+  tree.edit(edit);
+  return parse(parser, after, tree);
+}
+
+function parse(parser: LanguageParser, text: string, oldTree?: Tree): Tree {
+  const tree = parser.parse(text, oldTree);
+  if (!tree) throw new Error('tree-sitter gave no tree');
+  return tree;
+}
