@@ -319,3 +319,27 @@ describe('changedSymbols', () => {
     assert.deepEqual(await symbolsOfChange('README.md', '# Title\n', '# Title\n\nMore.\n'), []);
   });
 });
+
+describe('symbols of a change that leaves the code unparsable', () => {
+  const good = ['export class Parser {', '  parseExpr(input: string) {', '    return input.trim();', '  }', '', '  peek() {', '    return 0;', '  }', '}', ''].join('\n');
+
+  it('falls back to the last good parse: the declaration where the change starts', async () => {
+    // Mid-edit: an unclosed call inside parseExpr breaks the rest of the class.
+    const broken = good.replace('    return input.trim();', '    return input.trim(');
+    const diff = diffTexts('src/fallback.ts', good, broken)!;
+    assert.deepEqual(await changedSymbols('src/fallback.ts', good, broken, diff), ['Parser.parseExpr']);
+  });
+
+  it('names the declaration that lost lines when a deletion breaks the syntax', async () => {
+    const broken = good.replace('    return input.trim();\n  }\n', '    return input.trim();\n');
+    const diff = diffTexts('src/dropped.ts', good, broken)!;
+    assert.deepEqual(await changedSymbols('src/dropped.ts', good, broken, diff), ['Parser.parseExpr']);
+  });
+
+  it('tags at file level when no version parses', async () => {
+    const bad = 'export class {{{ (( \n';
+    const worse = 'export class {{{ (( ))\n';
+    const diff = diffTexts('src/never.ts', bad, worse)!;
+    assert.deepEqual(await changedSymbols('src/never.ts', bad, worse, diff), []);
+  });
+});

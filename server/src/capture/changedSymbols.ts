@@ -7,7 +7,8 @@ import type { TextDiff } from './diffTexts';
  * is named, and so is a function that only lost lines — unless a member of it is already named.
  * A created or deleted file is named by its top-level declarations ("greet, Greeter"), not by
  * every method in it. Deduplicated, in order of appearance. Files without a grammar give [].
- * Parsing never throws: a failure gives [] and is passed to `onParseError`, for the caller to
+ * When the new text has syntax errors, the last good parse names the change (or, without one, the
+ * file level does). Parsing never throws: a failure gives [] and is passed to `onParseError`, for the caller to
  * log with its own context. Each file's tree is kept, so its next change parses incrementally.
  */
 export async function changedSymbols(
@@ -26,6 +27,14 @@ export async function changedSymbols(
     }
     if (before === null) return topLevelNames((await fileDeclarations(path, language, after)).declarations);
     const changed = await changedDeclarations(path, language, before, after, diff.oldRanges, diff.newRanges);
+    if (changed.afterHasErrors) {
+      // Mid-edit code that does not parse: tree-sitter's recovery can put the change in the wrong
+      // declaration. Use the last good parse instead — the declarations enclosing where each change
+      // starts (the lines above a change are the same in both versions) — or else the file level.
+      if (changed.beforeHasErrors) return [];
+      const starts = diff.newRanges.map((r) => ({ startLine: r.startLine, endLine: r.startLine }));
+      return symbolsForRanges(changed.before, [...diff.oldRanges, ...starts]);
+    }
     const inNew = symbolsForRanges(changed.after, diff.newRanges);
     const inOld = symbolsForRanges(changed.before, diff.oldRanges);
     // An old enclosing declaration adds nothing when a member of it is already named.

@@ -12,6 +12,9 @@ export interface ChangedDeclarations {
   readonly before: readonly Declaration[];
   /** Of the new text, overlapping `newLines` (and the declarations enclosing those). */
   readonly after: readonly Declaration[];
+  /** Whether each version parsed with syntax errors (its declarations may then be wrong). */
+  readonly beforeHasErrors: boolean;
+  readonly afterHasErrors: boolean;
 }
 
 /** Trees of recently changed files; a save parses only what changed since the last one. */
@@ -35,14 +38,16 @@ export async function changedDeclarations(
   let newTree: Tree;
   let old: ParsedDeclarations;
   try {
-    old = await declarationsInTree(oldTree, language, oldLines);
+    // Also the old declarations where each change starts: the fallback when the new text does not parse.
+    const changeStarts = newLines.map((r) => ({ startLine: r.startLine, endLine: r.startLine }));
+    old = await declarationsInTree(oldTree, language, [...oldLines, ...changeStarts]);
     newTree = reparsed(parser, oldTree, before, after);
   } finally {
     oldTree.delete();
   }
   parsedFiles.put(path, { text: after, language, tree: newTree });
   const updated = await declarationsInTree(newTree, language, newLines);
-  return { before: old.declarations, after: updated.declarations };
+  return { before: old.declarations, after: updated.declarations, beforeHasErrors: old.hasErrors, afterHasErrors: updated.hasErrors };
 }
 
 /** All declarations of a file's text, as `declarations` finds them; the tree is kept for the file's next change. */
