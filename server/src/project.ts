@@ -1,4 +1,6 @@
+import { compileUserPatterns, Redactor } from './capture/redact';
 import { openDatabase } from './store/database';
+import { readEngramConfig } from './store/engramConfig';
 import { MemoryStore } from './store/memoryStore';
 import { SnapshotStore } from './store/snapshotStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
@@ -10,13 +12,26 @@ export interface Project {
   readonly store: MemoryStore;
   /** Last known content of captured files, to diff changes against. */
   readonly snapshots: SnapshotStore;
-  /** Things the user must hear about from opening the database (a corrupt file moved aside, a backup). */
+  /** Built-in secret rules plus the user's patterns: applied to everything stored. */
+  readonly redactor: Redactor;
+  /** Things the user must hear about from opening the database (a corrupt file moved aside, a backup, a bad config). */
   readonly notices: readonly string[];
   close(): void;
 }
 
 export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env): Project {
   const root = resolveProjectRoot(folder, env);
+  const { config, problem } = readEngramConfig(env);
+  const { patterns, errors } = compileUserPatterns(config.redact.patterns);
+  const redactor = new Redactor(patterns);
   const { db, file, notices } = openDatabase(databasePathFor(root, env));
-  return { root, databaseFile: file, store: new MemoryStore(db), snapshots: new SnapshotStore(db), notices, close: () => db.close() };
+  return {
+    root,
+    databaseFile: file,
+    store: new MemoryStore(db, redactor),
+    snapshots: new SnapshotStore(db),
+    redactor,
+    notices: [...notices, ...(problem ? [problem] : []), ...errors],
+    close: () => db.close(),
+  };
 }

@@ -307,3 +307,49 @@ describe('renames and secrets in captured files', () => {
     assert.equal(stats.projects.length, 1);
   });
 });
+
+describe('the user\'s own redaction patterns', () => {
+  it('reach every process: set for the server, applied by the CLI and by capture', async () => {
+    const env = isolatedEnv();
+    const root = tempDir('engram-patterns-');
+    mkdirSync(path.join(root, '.git'));
+    writeFileSync(path.join(root, 'notes.md'), 'internal ticket\n');
+    const lsp = startLsp(env);
+    try {
+      await lsp.connection.sendRequest('initialize', {
+        processId: process.pid,
+        rootUri: null,
+        workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }],
+        capabilities: {},
+        initializationOptions: { redact: { patterns: ['ACME-[0-9]{6}', '(unclosed'] } },
+      });
+      await lsp.connection.sendNotification('initialized', {});
+      await lsp.waitFor('window/logMessage', (p) => /Capture took a baseline/.test((p as { message: string }).message));
+
+      const remembered = await runEngram(['remember', '--kind', 'note', 'Customer escalation ACME-123456 is about refunds'], { env, cwd: root });
+      assert.equal(remembered.code, 0, remembered.stderr);
+      assert.match(remembered.stderr, /\(unclosed/);
+      const exported = await runEngram(['export'], { env, cwd: root });
+      assert.match(exported.stdout, /Customer escalation \[REDACTED:user-pattern\] is about refunds/);
+
+      writeFileSync(path.join(root, 'notes.md'), 'internal ticket ACME-654321\n');
+      await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(path.join(root, 'notes.md')).href, type: 2 }] });
+      const deadline = Date.now() + 10_000;
+      let body = '';
+      while (Date.now() < deadline && !body) {
+        const recalled = await runEngram(['recall', '--file', 'notes.md', '--json'], { env, cwd: root });
+        body = JSON.parse(recalled.stdout).results[0]?.body ?? '';
+        if (!body) await new Promise((r) => setTimeout(r, 150));
+      }
+      assert.match(body, /\+internal ticket \[REDACTED:user-pattern\]/);
+      const { databasePathFor } = await import('../../server/src/store/paths');
+      const { readFileSync, existsSync } = await import('node:fs');
+      const dbFile = databasePathFor(root, env);
+      for (const f of [dbFile, `${dbFile}-wal`]) {
+        if (existsSync(f)) assert.equal(readFileSync(f).includes(Buffer.from('654321')), false, `${f} holds the ticket id`);
+      }
+    } finally {
+      await lsp.close();
+    }
+  });
+});

@@ -14,7 +14,7 @@ import type { MemoryStatusItem } from '../statusBar';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
 /** Settings the server reads at start: changing one restarts it. */
-const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude'] as const;
+const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact'] as const;
 
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
@@ -140,6 +140,7 @@ export class MemoryServer implements vscode.Disposable {
           exclude: settings.get<string[]>('exclude', []),
           bulkThreshold: settings.get<number>('capture.bulkThreshold', 20),
         },
+        redact: { patterns: settings.get<string[]>('redact.patterns', []) },
       },
     };
     return new LanguageClient('engram', 'Engram Memory Server', serverOptions, clientOptions);

@@ -1,7 +1,6 @@
 import type { Memory, MemorySource } from '../memory/types';
 import type { Project } from '../project';
 import { changedSymbols } from './changedSymbols';
-import { redactSecrets } from './redact';
 import { diffTexts, type TextDiff } from './diffTexts';
 import { diffTitle, type ChangeKind } from './diffTitle';
 
@@ -30,14 +29,6 @@ interface Revision {
   readonly patch: string;
 }
 
-/**
- * What Engram keeps of a file's text: secrets redacted. Snapshots hold this form and diffs compare
- * it on both sides, so no secret reaches the database through the content cache either.
- */
-export function storedForm(text: string): string {
-  return redactSecrets(text).text;
-}
-
 export interface FileState {
   readonly size: number;
   readonly mtimeMs: number;
@@ -58,7 +49,7 @@ export class ChangeRecorder {
   /** First sight of a file (opened, or seen on disk): remember its content to diff against later. */
   baseline(path: string, text: string, state: FileState): 'baseline' | 'known' {
     if (this.project.snapshots.stat(path)) return 'known';
-    this.project.snapshots.put(path, storedForm(text), state);
+    this.project.snapshots.put(path, this.project.redactor.text(text), state);
     return 'baseline';
   }
 
@@ -68,7 +59,9 @@ export class ChangeRecorder {
    */
   async record(path: string, text: string | null, source: Extract<MemorySource, 'editor' | 'disk'>, state: FileState, options: { isNew?: boolean; now?: number } = {}): Promise<CaptureOutcome> {
     const now = options.now ?? Date.now();
-    const after = text === null ? null : storedForm(text);
+    // Snapshots hold the redacted text and diffs compare it on both sides, so no secret reaches
+    // the database through the content cache either.
+    const after = text === null ? null : this.project.redactor.text(text);
     const snapshot = this.project.snapshots.get(path);
     if (!snapshot && after !== null && !options.isNew) {
       this.project.snapshots.put(path, after, state, now);

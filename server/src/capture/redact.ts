@@ -122,45 +122,51 @@ export function compileUserPatterns(patterns: readonly string[]): { patterns: Re
   return { patterns: compiled, errors };
 }
 
-function redactText(text: string): string {
-  return redactSecrets(text).text;
-}
+/** Redaction with the built-in rules plus a user's own patterns (`engram.redact.patterns`). */
+export class Redactor {
+  constructor(readonly userPatterns: readonly RegExp[] = []) {}
 
-/** A value stored under a key such as `apiKey` or `password` is a secret even without context. */
-function redactKeyedValue(key: string, value: string): string {
-  if (isSensitiveKeyName(key) && !isPlaceholderValue(value)) return '[REDACTED:generic-assignment]';
-  return redactText(value);
-}
-
-function redactJson(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return redactKeyedValue(key, value);
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, key));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactText(k), redactJson(v, k)]));
+  text(text: string): string {
+    return redactSecrets(text, this.userPatterns).text;
   }
-  return value;
+
+  /** The memory as it may be stored: every piece of text it carries, with secrets redacted. */
+  memory(memory: Memory): Memory {
+    return {
+      ...memory,
+      title: this.text(memory.title),
+      body: this.text(memory.body),
+      why: memory.why === null ? null : this.text(memory.why),
+      files: this.sortedSet(memory.files),
+      symbols: this.sortedSet(memory.symbols),
+      anchor: memory.anchor && {
+        ...memory.anchor,
+        path: this.text(memory.anchor.path),
+        contextBefore: this.text(memory.anchor.contextBefore),
+        contextAfter: this.text(memory.anchor.contextAfter),
+      },
+      meta: this.json(memory.meta) as Record<string, unknown>,
+    };
+  }
+
+  /** A value stored under a key such as `apiKey` or `password` is a secret even without context. */
+  private keyedValue(key: string, value: string): string {
+    if (isSensitiveKeyName(key) && !isPlaceholderValue(value)) return '[REDACTED:generic-assignment]';
+    return this.text(value);
+  }
+
+  private json(value: unknown, key = ''): unknown {
+    if (typeof value === 'string') return this.keyedValue(key, value);
+    if (Array.isArray(value)) return value.map((item) => this.json(item, key));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.json(v, k)]));
+    }
+    return value;
+  }
+
+  /** Redaction can reorder or merge tags, and the store keeps them sorted and unique. */
+  private sortedSet(values: readonly string[]): string[] {
+    return [...new Set(values.map((v) => this.text(v)))].sort();
+  }
 }
 
-/** Redaction can reorder or merge tags, and the store keeps them sorted and unique. */
-function redactSortedSet(values: readonly string[]): string[] {
-  return [...new Set(values.map(redactText))].sort();
-}
-
-/** The memory as it may be stored: every piece of text it carries, with secrets redacted. */
-export function redactMemory(memory: Memory): Memory {
-  return {
-    ...memory,
-    title: redactText(memory.title),
-    body: redactText(memory.body),
-    why: memory.why === null ? null : redactText(memory.why),
-    files: redactSortedSet(memory.files),
-    symbols: redactSortedSet(memory.symbols),
-    anchor: memory.anchor && {
-      ...memory.anchor,
-      path: redactText(memory.anchor.path),
-      contextBefore: redactText(memory.anchor.contextBefore),
-      contextAfter: redactText(memory.anchor.contextAfter),
-    },
-    meta: redactJson(memory.meta) as Record<string, unknown>,
-  };
-}

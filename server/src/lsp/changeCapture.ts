@@ -5,7 +5,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { CaptureFilter } from '../capture/captureFilter';
 import { checkCapturableText, readCapturable } from '../capture/readCapturable';
-import { ChangeRecorder, storedForm, type CaptureSettings, type FileState } from '../capture/recordChange';
+import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture/recordChange';
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
 import { contentHash } from '../store/snapshotStore';
@@ -198,7 +198,7 @@ export class ChangeCapture {
     const createdByHash = new Map<string, (typeof changes)[number]>();
     for (const change of created) {
       const read = await readCapturable(change.file);
-      if (read.ok) createdByHash.set(contentHash(storedForm(read.text)), change);
+      if (read.ok) createdByHash.set(contentHash(project.redactor.text(read.text)), change);
     }
     const moved = new Set<(typeof changes)[number]>();
     for (const change of deleted) {
@@ -231,7 +231,7 @@ export class ChangeCapture {
   private async captureBulk(project: Project, list: readonly { path: string; file: string; type: FileChangeType }[]): Promise<void> {
     for (const change of list) {
       const read = change.type === FileChangeType.Deleted ? null : await readCapturable(change.file);
-      if (read?.ok) project.snapshots.put(change.path, storedForm(read.text), (await fileState(change.file)) ?? { size: read.bytes, mtimeMs: Date.now() });
+      if (read?.ok) project.snapshots.put(change.path, project.redactor.text(read.text), (await fileState(change.file)) ?? { size: read.bytes, mtimeMs: Date.now() });
       else project.snapshots.remove(change.path);
     }
     const paths = list.map((c) => c.path).sort();

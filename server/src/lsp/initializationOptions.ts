@@ -11,17 +11,19 @@ const optionsSchema = z
         bulkThreshold: z.number().int().min(1).default(20),
       })
       .prefault({}),
+    redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
   })
   .prefault({});
 
 export type InitializationOptions = z.infer<typeof optionsSchema>;
 
-export function parseInitializationOptions(raw: unknown): { settings: ChangeCaptureSettings; problem: string | null } {
+export function parseInitializationOptions(raw: unknown): { settings: ChangeCaptureSettings; redactPatterns: readonly string[]; problem: string | null } {
   const parsed = optionsSchema.safeParse(raw ?? {});
   const options = parsed.success ? parsed.data : optionsSchema.parse({});
   const { capture } = options;
   return {
     settings: { coalesceWindowMs: capture.coalesceMinutes * 60_000, exclude: capture.exclude, bulkThreshold: capture.bulkThreshold },
+    redactPatterns: options.redact.patterns,
     problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   };
 }

@@ -5,6 +5,7 @@ import { GetMemoriesRequest, ServerStatusNotification, StatsRequest, summarize, 
 import { ChangeCapture } from './changeCapture';
 import { provideCodeLenses } from './codeLens';
 import { provideHover } from './hover';
+import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
 
@@ -55,13 +56,19 @@ export function runLanguageServer(): Connection {
   }
 
   connection.onInitialize((params) => {
+    const { settings, redactPatterns, problem } = parseInitializationOptions(params.initializationOptions);
+    if (problem) connection.console.warn(problem);
+    // Before any project opens: every Engram process (CLI, hooks, MCP) redacts with the same patterns.
+    try {
+      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] } })) connection.console.info(`Saved redaction patterns to ${configFile()}.`);
+    } catch (error) {
+      connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
+    }
     const folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri).fsPath);
     if (folders.length === 0 && params.rootUri) folders.push(URI.parse(params.rootUri).fsPath);
     projects.setWorkspaceFolders(folders);
     for (const problem of projects.openProblems()) connection.console.error(`Cannot open the memory of ${problem.root}: ${problem.message}`);
     codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
-    const { settings, problem } = parseInitializationOptions(params.initializationOptions);
-    if (problem) connection.console.warn(problem);
     capture = new ChangeCapture(connection, documents, projects, settings, () => {
       if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
       sendStatus();

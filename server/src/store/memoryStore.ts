@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { redactMemory } from '../capture/redact';
+import { Redactor } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
@@ -125,7 +125,10 @@ export class MemoryStore {
     countSessions: Statement;
   };
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly redactor: Redactor = new Redactor(),
+  ) {
     this.statements = {
       insert: db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, created_at, updated_at, importance, pin, status, meta)
         VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
@@ -305,7 +308,7 @@ export class MemoryStore {
 
   /** Redacts secrets here, on the one path to the database, so no caller can forget; returns what was stored. */
   private write(unredacted: Memory, mode: 'insert' | 'update'): Memory {
-    const memory = redactMemory(unredacted);
+    const memory = this.redactor.memory(unredacted);
     const params = { ...memory, meta: JSON.stringify(memory.meta) };
     let rowid: number;
     if (mode === 'insert') {
