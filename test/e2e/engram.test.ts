@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT, runEngram } from '../support/engramProcess';
+import { eventually as waitFor } from '../support/eventually';
 import { tempDir } from '../support/tempDirs';
 import { codeLensTexts, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, statusBarText, webviewFrameText, type Workbench } from './support/workbench';
 
@@ -17,19 +18,8 @@ interface CodeServer {
   stop(): Promise<void>;
 }
 
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return waitFor(what, probe, { timeoutMs, intervalMs: 250 });
 }
 
 /**

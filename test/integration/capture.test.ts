@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { runEngram } from '../support/engramProcess';
+import { eventually as waitFor } from '../support/eventually';
 import { startLsp, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
@@ -53,15 +54,7 @@ describe('capturing changes to the code as diff memories', () => {
     await lsp.connection.sendNotification('textDocument/didSave', { textDocument: { uri: parserUri } });
   }
 
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    throw new Error(`timed out waiting for ${what}; server stderr: ${lsp.stderr()}`);
-  }
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { context: () => `server stderr: ${lsp.stderr()}` });
 
   before(async () => {
     mkdirSync(path.join(root, '.git'));
@@ -222,15 +215,7 @@ describe('renames and secrets in captured files', () => {
     return JSON.parse(result.stdout).results;
   }
 
-  async function eventually<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      await new Promise((r) => setTimeout(r, 150));
-    }
-    throw new Error(`timed out waiting for ${what}; server stderr: ${lsp.stderr()}`);
-  }
+  const eventually = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { context: () => `server stderr: ${lsp.stderr()}` });
 
   before(async () => {
     mkdirSync(path.join(root, '.git'));
