@@ -2,7 +2,9 @@ import { compileUserPatterns, Redactor } from './capture/redact';
 import { openDatabase } from './store/database';
 import { readEngramConfig } from './store/engramConfig';
 import { MemoryStore } from './store/memoryStore';
+import { SessionStore } from './store/sessionStore';
 import { SnapshotStore } from './store/snapshotStore';
+import { IngestOffsetStore } from './store/ingestOffsetStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 
 /** One project's memory: its root folder, its database file and the store over it. */
@@ -12,6 +14,9 @@ export interface Project {
   readonly store: MemoryStore;
   /** Last known content of captured files, to diff changes against. */
   readonly snapshots: SnapshotStore;
+  readonly sessions: SessionStore;
+  /** How far each transcript has been read. */
+  readonly ingestOffsets: IngestOffsetStore;
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
   /** Things the user must hear about from opening the database (a corrupt file moved aside, a backup, a bad config). */
@@ -30,6 +35,8 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     databaseFile: file,
     store: new MemoryStore(db, redactor),
     snapshots: new SnapshotStore(db),
+    sessions: new SessionStore(db),
+    ingestOffsets: new IngestOffsetStore(db),
     redactor,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     close: () => db.close(),

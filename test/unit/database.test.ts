@@ -60,8 +60,9 @@ describe('opening a project database', () => {
     const dir = tempDir();
     const file = path.join(dir, 'memory.db');
     const v1 = openDatabase(file, MIGRATIONS.slice(0, 1));
-    const store = new MemoryStore(v1.db);
-    for (let i = 0; i < 50; i++) store.add({ kind: 'note', title: `note ${i}`, source: 'user', files: [`src/f${i}.ts`] });
+    // Rows as schema v1 wrote them: today's store expects columns v1 does not have.
+    const insert = v1.db.prepare(`INSERT INTO memories (id, kind, title, body, source, created_at, updated_at) VALUES (?, 'note', ?, '', 'user', ?, ?)`);
+    for (let i = 0; i < 50; i++) insert.run(`m_01J0000000000000000000${String(i).padStart(4, '0')}`, `note ${i}`, i, i);
     v1.db.close();
 
     const upgraded = openDatabase(file);
@@ -77,7 +78,8 @@ describe('opening a project database', () => {
     assert.equal(backups.length, 1);
     const backup = openDatabase(path.join(dir, backups[0]!), MIGRATIONS.slice(0, 1));
     try {
-      assert.equal(new MemoryStore(backup.db).counts().total, 50);
+      assert.equal(backup.db.pragma('user_version', { simple: true }), 1);
+      assert.equal((backup.db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n, 50);
     } finally {
       backup.db.close();
     }

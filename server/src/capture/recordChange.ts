@@ -99,6 +99,60 @@ export class ChangeRecorder {
     return { kind: 'recorded', memory, coalesced: false };
   }
 
+  /**
+   * An edit an agent reports (Claude Code's Write/Edit result): the change from `before` to `after`
+   * with its why. The same change seen on disk is recorded once: a recent disk memory with the same
+   * patch takes the agent's why and session instead of a second memory being made; and the
+   * snapshot moves on, so the watcher finds nothing new afterwards. Idempotent by `sourceRef`.
+   */
+  async recordAgentEdit(
+    path: string,
+    beforeText: string | null,
+    afterText: string,
+    origin: { readonly why: string | null; readonly sessionId: string; readonly sourceRef: string; readonly at: number },
+  ): Promise<CaptureOutcome> {
+    const existing = this.project.store.bySourceRef(origin.sourceRef);
+    if (existing) return { kind: 'unchanged' };
+    const before = beforeText === null ? null : this.project.redactor.text(beforeText);
+    const after = this.project.redactor.text(afterText);
+    const diff = diffTexts(path, before, after);
+    if (!diff) return { kind: 'unchanged' };
+    const snapshot = this.project.snapshots.get(path);
+    if (!snapshot || snapshot.content === before) this.project.snapshots.put(path, after, { size: Buffer.byteLength(afterText), mtimeMs: origin.at }, origin.at);
+
+    const seenOnDisk = this.project.store.latestDiff(path, 'disk', origin.at - this.settings.coalesceWindowMs);
+    if (seenOnDisk && seenOnDisk.body === diff.patch) {
+      const linked = this.project.store.update({
+        ...seenOnDisk,
+        source: 'claude',
+        why: origin.why,
+        sessionId: origin.sessionId,
+        sourceRef: origin.sourceRef,
+        meta: { ...seenOnDisk.meta, alsoSeenAs: 'disk' },
+      });
+      return { kind: 'recorded', memory: linked ?? seenOnDisk, coalesced: true };
+    }
+    const kind: ChangeKind = before === null ? 'created' : 'edited';
+    const symbols = await changedSymbols(path, before, after, diff, (error) => this.onProblem(`Symbols of ${path} could not be read: ${error.message}`));
+    const memory = this.project.store.add(
+      {
+        kind: 'diff',
+        title: diffTitle(kind, path, symbols, diff.added, diff.removed),
+        body: diff.patch,
+        why: origin.why,
+        source: 'claude',
+        sessionId: origin.sessionId,
+        sourceRef: origin.sourceRef,
+        files: [path],
+        symbols,
+        importance: 0.5,
+        meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions: [] },
+      },
+      origin.at,
+    );
+    return { kind: 'recorded', memory, coalesced: false };
+  }
+
   /** Folds a new change into a recent memory of the same symbols; the previous state becomes a revision. */
   private coalesce(recent: Memory, path: string, symbols: readonly string[], diff: TextDiff, now: number): Memory {
     const meta = recent.meta as { added?: number; removed?: number; revisions?: Revision[] };

@@ -4,6 +4,7 @@ import { NativeBindingError } from '../store/nativeBinding';
 import { CliError, UsageError, type CliIO, type Command, type ParsedArgs } from './command';
 import { doctorCommand } from './commands/doctor';
 import { exportCommand, importCommand } from './commands/exportImport';
+import { ingestCommand } from './commands/ingest';
 import { lspCommand } from './commands/lsp';
 import { pinCommandSpec, unpinCommandSpec } from './commands/pin';
 import { recallCommand } from './commands/recall';
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   unpinCommandSpec,
   exportCommand,
   importCommand,
+  ingestCommand,
   lspCommand,
 ];
 

@@ -23,6 +23,8 @@ export const memoryRecordSchema = z.object({
   why: z.string().nullable(),
   source: z.enum(MEMORY_SOURCES),
   sessionId: z.string().nullable(),
+  // Absent in exports written before schema v3.
+  sourceRef: z.string().nullable().default(null),
   createdAt: isoTime,
   updatedAt: isoTime,
   importance: z.number().min(0).max(1),

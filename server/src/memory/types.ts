@@ -47,6 +47,8 @@ export interface Memory {
   readonly why: string | null;
   readonly source: MemorySource;
   readonly sessionId: string | null;
+  /** Where it came from outside Engram (`claude:<transcript record uuid>`); unique, for idempotent ingest. */
+  readonly sourceRef: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly importance: number;
@@ -69,6 +71,7 @@ export interface NewMemory {
   readonly why?: string | null;
   readonly source: MemorySource;
   readonly sessionId?: string | null;
+  readonly sourceRef?: string | null;
   readonly importance?: number;
   readonly pin?: PinLevel;
   readonly files?: readonly string[];

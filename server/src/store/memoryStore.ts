@@ -25,6 +25,7 @@ interface MemoryRow {
   why: string | null;
   source: Memory['source'];
   session_id: string | null;
+  source_ref: string | null;
   created_at: number;
   updated_at: number;
   importance: number;
@@ -77,6 +78,7 @@ function rowToMemory(row: MemoryRow): Memory {
     why: row.why,
     source: row.source,
     sessionId: row.session_id,
+    sourceRef: row.source_ref,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     importance: row.importance,
@@ -110,6 +112,7 @@ export class MemoryStore {
     deleteFts: Statement;
     insertFts: Statement;
     byId: Statement;
+    bySourceRef: Statement;
     byRowid: Statement;
     rowidOf: Statement;
     all: Statement;
@@ -130,10 +133,10 @@ export class MemoryStore {
     private readonly redactor: Redactor = new Redactor(),
   ) {
     this.statements = {
-      insert: db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, created_at, updated_at, importance, pin, status, meta)
-        VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
+      insert: db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
+        VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @sourceRef, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
       update: db.prepare(`UPDATE memories SET kind = @kind, title = @title, body = @body, why = @why, source = @source,
-        session_id = @sessionId, created_at = @createdAt, updated_at = @updatedAt, importance = @importance, pin = @pin,
+        session_id = @sessionId, source_ref = @sourceRef, created_at = @createdAt, updated_at = @updatedAt, importance = @importance, pin = @pin,
         status = @status, meta = @meta WHERE id = @id`),
       insertFile: db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (@rowid, @path)'),
       insertSymbol: db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (@rowid, @symbol)'),
@@ -147,6 +150,7 @@ export class MemoryStore {
       insertFts: db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
       byId: db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
       byRowid: db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
+      bySourceRef: db.prepare(`${SELECT_MEMORY} WHERE m.source_ref = ?`),
       rowidOf: db.prepare('SELECT rowid FROM memories WHERE id = ?'),
       all: db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
       constraintsForFile: db.prepare(`${SELECT_MEMORY}
@@ -182,6 +186,7 @@ export class MemoryStore {
       why: input.why ?? null,
       source: input.source,
       sessionId: input.sessionId ?? null,
+      sourceRef: input.sourceRef ?? null,
       createdAt: now,
       updatedAt: now,
       importance: input.importance ?? 0.5,
@@ -197,6 +202,11 @@ export class MemoryStore {
 
   get(id: string): Memory | null {
     const row = this.statements.byId.get(id) as MemoryRow | undefined;
+    return row ? rowToMemory(row) : null;
+  }
+
+  bySourceRef(sourceRef: string): Memory | null {
+    const row = this.statements.bySourceRef.get(sourceRef) as MemoryRow | undefined;
     return row ? rowToMemory(row) : null;
   }
 

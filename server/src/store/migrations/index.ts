@@ -1,5 +1,6 @@
 import * as initial from './001-initial';
 import * as fileSnapshots from './002-file-snapshots';
+import * as sourceRefs from './003-source-refs';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -11,6 +12,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: initial.sql },
   { version: 2, sql: fileSnapshots.sql },
+  { version: 3, sql: sourceRefs.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
