@@ -8,6 +8,7 @@ import { checkCapturableText, readCapturable } from '../capture/readCapturable';
 import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture/recordChange';
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
+import { fileDeclarations, languageForPath } from '../symbols';
 import { contentHash } from '../store/snapshotStore';
 import type { ProjectRegistry } from './projectRegistry';
 
@@ -45,7 +46,7 @@ export class ChangeCapture {
     private readonly settings: ChangeCaptureSettings,
     private readonly onRecorded: () => void,
   ) {
-    documents.onDidOpen((event) => this.enqueue(`opening ${event.document.uri}`, () => this.baselineFromDisk(event.document.uri)));
+    documents.onDidOpen((event) => this.enqueue(`opening ${event.document.uri}`, () => this.prepareOpenedFile(event.document.uri)));
     documents.onDidSave((event) => this.enqueue(`saving ${event.document.uri}`, () => this.captureSave(event.document)));
     connection.workspace.onDidRenameFiles((params) => this.enqueue('following renames', async () => this.followRenames(params.files)));
     connection.onDidChangeWatchedFiles((params) => {
@@ -130,12 +131,21 @@ export class ChangeCapture {
     return { project: located.project, path: located.path, file, capture };
   }
 
-  private async baselineFromDisk(uri: string): Promise<void> {
+  /**
+   * On open: a file never seen before becomes a baseline; then the last known content is parsed
+   * in the background, so the first save of even a large file only reparses what changed.
+   */
+  private async prepareOpenedFile(uri: string): Promise<void> {
     const target = this.target(uri);
-    if (!target || target.project.snapshots.stat(target.path)) return;
-    const read = await readCapturable(target.file);
-    const state = await fileState(target.file);
-    if (read.ok && state) target.capture.recorder.baseline(target.path, read.text, state);
+    if (!target) return;
+    if (!target.project.snapshots.stat(target.path)) {
+      const read = await readCapturable(target.file);
+      const state = await fileState(target.file);
+      if (read.ok && state) target.capture.recorder.baseline(target.path, read.text, state);
+    }
+    const snapshot = target.project.snapshots.get(target.path);
+    const language = languageForPath(target.path);
+    if (snapshot && language) await fileDeclarations(target.path, language, snapshot.content);
   }
 
   private async captureSave(document: TextDocument): Promise<void> {
