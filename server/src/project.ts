@@ -19,8 +19,10 @@ export interface Project {
   readonly ingestOffsets: IngestOffsetStore;
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
-  /** Things the user must hear about from opening the database (a corrupt file moved aside, a backup, a bad config). */
+  /** Problems the user must hear about from opening it (a corrupt file moved aside, a bad config). */
   readonly notices: readonly string[];
+  /** What happened as it should, for the log (a backup before a migration). */
+  readonly infos: readonly string[];
   close(): void;
 }
 
@@ -29,7 +31,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
   const { config, problem } = readEngramConfig(env);
   const { patterns, errors } = compileUserPatterns(config.redact.patterns);
   const redactor = new Redactor(patterns);
-  const { db, file, notices } = openDatabase(databasePathFor(root, env));
+  const { db, file, notices, infos } = openDatabase(databasePathFor(root, env));
   return {
     root,
     databaseFile: file,
@@ -39,6 +41,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     ingestOffsets: new IngestOffsetStore(db),
     redactor,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
+    infos,
     close: () => db.close(),
   };
 }

@@ -9,7 +9,7 @@ export const projectOptionSpec = { project: { type: 'string' } } as const;
 export function openProjectFor(args: ParsedArgs, io: CliIO): Project {
   const folder = path.resolve(io.cwd, stringOption(args, 'project') ?? '.');
   const project = openProject(folder, io.env);
-  for (const notice of project.notices) io.err(`engram: ${notice}\n`);
+  for (const message of [...project.infos, ...project.notices]) io.err(`engram: ${message}\n`);
   return project;
 }
 

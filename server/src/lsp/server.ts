@@ -36,6 +36,7 @@ export function runLanguageServer(): Connection {
   const projects = new ProjectRegistry((project) => {
     seenVersions.set(project.root, project.store.dataVersion());
     connection.console.info(`Opened ${project.databaseFile} for ${project.root}`);
+    for (const info of project.infos) connection.console.info(info);
     for (const notice of project.notices) {
       connection.console.warn(notice);
       void connection.window.showWarningMessage(`Engram: ${notice}`);

@@ -20,8 +20,10 @@ export class SchemaTooNewError extends Error {
 export interface OpenedDatabase {
   readonly db: SqliteDatabase;
   readonly file: string;
-  /** Things the user must hear about: a corrupt file moved aside, a backup taken before a migration. */
+  /** Problems the user must hear about: a corrupt file moved aside. */
   readonly notices: readonly string[];
+  /** What happened as it should, for the log: a backup taken before a migration. */
+  readonly infos: readonly string[];
 }
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -67,11 +69,11 @@ function moveAside(file: string): string {
   return aside;
 }
 
-function migrate(db: SqliteDatabase, file: string, from: number, migrations: readonly Migration[], notices: string[]): void {
+function migrate(db: SqliteDatabase, file: string, from: number, migrations: readonly Migration[], infos: string[]): void {
   if (from > 0) {
     const backup = `${file}.backup-v${from}-${timestamp()}`;
     db.prepare('VACUUM INTO ?').run(backup);
-    notices.push(`Backed up ${file} to ${backup} before migrating from schema ${from} to ${migrations.length}.`);
+    infos.push(`Backed up ${file} to ${backup} before migrating from schema ${from} to ${migrations.length}.`);
   }
   const apply = db.transaction(() => {
     // Another process may have migrated while we waited for the write lock.
@@ -92,6 +94,7 @@ function migrate(db: SqliteDatabase, file: string, from: number, migrations: rea
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): OpenedDatabase {
   mkdirSync(path.dirname(file), { recursive: true });
   const notices: string[] = [];
+  const infos: string[] = [];
   let opened: { db: SqliteDatabase; version: number };
   try {
     opened = connectAndReadVersion(file);
@@ -108,11 +111,11 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
   }
   if (version < migrations.length) {
     try {
-      migrate(db, file, version, migrations, notices);
+      migrate(db, file, version, migrations, infos);
     } catch (error) {
       db.close();
       throw error;
     }
   }
-  return { db, file, notices };
+  return { db, file, notices, infos };
 }
