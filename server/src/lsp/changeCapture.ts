@@ -103,9 +103,23 @@ export class ChangeCapture {
   }
 
   private enqueue(what: string, work: () => Promise<void>): void {
+    void this.serialize(what, work);
+  }
+
+  /**
+   * Runs `work` after everything queued before it, so two writers (a save, a disk event, a
+   * transcript ingest) never interleave on one file. Failures are logged, not thrown.
+   */
+  serialize(what: string, work: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(work).catch((error: unknown) => {
       this.connection.console.error(`Capture failed while ${what}: ${(error as Error).stack ?? String(error)}`);
     });
+    return this.queue;
+  }
+
+  /** The recorder of a project: shared by editor, disk and transcript capture. */
+  recorderFor(project: Project): ChangeRecorder {
+    return this.captureFor(project).recorder;
   }
 
   private captureFor(project: Project): ProjectCapture {

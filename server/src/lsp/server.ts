@@ -8,6 +8,7 @@ import { provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
+import { TranscriptFollower } from './transcriptFollower';
 
 /** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
 const EXTERNAL_WRITE_POLL_MS = 1000;
@@ -21,6 +22,7 @@ export function runLanguageServer(): Connection {
   const documents = new TextDocuments(TextDocument);
   let codeLensRefresh = false;
   let capture: ChangeCapture | undefined;
+  let transcripts: TranscriptFollower | undefined;
   let lastStatus = '';
 
   const sendStatus = () => {
@@ -70,10 +72,12 @@ export function runLanguageServer(): Connection {
     projects.setWorkspaceFolders(folders);
     for (const problem of projects.openProblems()) connection.console.error(`Cannot open the memory of ${problem.root}: ${problem.message}`);
     codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
-    capture = new ChangeCapture(connection, documents, projects, settings, () => {
+    const onRecorded = () => {
       if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
       sendStatus();
-    });
+    };
+    capture = new ChangeCapture(connection, documents, projects, settings, onRecorded);
+    transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
     return {
       capabilities: {
         // Saves come without text: the server already has it through incremental sync.
@@ -90,6 +94,7 @@ export function runLanguageServer(): Connection {
     sendStatus();
     watchExternalWrites();
     capture?.syncWithDisk();
+    transcripts?.start();
   });
 
   function watchExternalWrites(): void {
@@ -128,7 +133,10 @@ export function runLanguageServer(): Connection {
     });
   });
 
-  connection.onShutdown(() => projects.closeAll());
+  connection.onShutdown(() => {
+    transcripts?.stop();
+    projects.closeAll();
+  });
 
   documents.listen(connection);
   connection.listen();

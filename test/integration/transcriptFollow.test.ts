@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { encodeProjectFolder } from '../../server/src/transcripts/projectFolder';
+import { REPO_ROOT, runEngram } from '../support/engramProcess';
+import { eventually } from '../support/eventually';
+import { startLsp, type LspSession } from '../support/lspClient';
+import { isolatedEnv, tempDir } from '../support/tempDirs';
+
+const SAMPLE = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'claude-code', 'write-edit-session.jsonl');
+
+describe('the memory server follows Claude Code transcripts live', () => {
+  const root = tempDir('engram-follow-');
+  const configDir = tempDir('engram-claude-');
+  const env = isolatedEnv({ CLAUDE_CONFIG_DIR: configDir });
+  const folder = path.join(configDir, 'projects', encodeProjectFolder(root));
+  let transcript: string;
+  let lines: string[];
+  let lsp: LspSession;
+
+  const titles = async () => {
+    const result = await runEngram(['recall', '--file', 'notes.md', '--json', '--limit', '20'], { env, cwd: root });
+    return (JSON.parse(result.stdout).results as { title: string }[]).map((m) => m.title).sort();
+  };
+
+  before(async () => {
+    mkdirSync(path.join(root, '.git'));
+    mkdirSync(folder, { recursive: true });
+    lines = readFileSync(SAMPLE, 'utf8').split('/home/dev/project').join(root).split('\n').filter(Boolean);
+    const sessionId = (JSON.parse(lines[0]!) as { sessionId?: string }).sessionId ?? lines.map((l) => JSON.parse(l).sessionId).find(Boolean);
+    transcript = path.join(folder, `${sessionId}.jsonl`);
+    // A session that ran before VS Code started: the backfill at start must pick it up.
+    writeFileSync(transcript, `${lines.join('\n')}\n`);
+    lsp = startLsp(env);
+    await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }], capabilities: {} });
+    await lsp.connection.sendNotification('initialized', {});
+  });
+
+  after(async () => lsp?.close());
+
+  it('ingests the sessions that ran before it started', async () => {
+    const found = await eventually('the backfilled memories', async () => {
+      const current = await titles();
+      return current.length === 2 ? current : undefined;
+    }, { context: () => lsp.stderr() });
+    assert.deepEqual(found, ['Created notes.md (+2)', 'Edited notes.md (+1 \u22121)']);
+  });
+
+  it('ingests an edit appended to a transcript within about a second', async () => {
+    const editLine = lines.find((l) => l.includes('"oldString":"alpha"'))!;
+    const record = JSON.parse(editLine);
+    record.uuid = '00000000-0000-4000-8000-00000000beef';
+    record.toolUseResult = { ...record.toolUseResult, oldString: 'beta', newString: 'gamma', originalFile: '# Notes\nbeta\n' };
+    const appendedAt = Date.now();
+    appendFileSync(transcript, `${JSON.stringify(record)}\n`);
+    await eventually('the appended edit', async () => ((await titles()).length === 3 ? true : undefined), { intervalMs: 50, context: () => lsp.stderr() });
+    const latency = Date.now() - appendedAt;
+    // A liveness bound, not the speed target (the server checks every 500 ms; the bench measures it).
+    assert.ok(latency < 5000, `ingested ${latency} ms after the append`);
+  });
+});
