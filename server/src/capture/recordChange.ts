@@ -1,8 +1,9 @@
-import type { Memory, MemorySource } from '../memory/types';
+import type { Memory, MemorySource, NewMemory } from '../memory/types';
 import type { Project } from '../project';
 import { changedSymbols } from './changedSymbols';
 import { diffTexts, type TextDiff } from './diffTexts';
 import { diffTitle, type ChangeKind } from './diffTitle';
+import { contentHash } from '../store/snapshotStore';
 
 export interface CaptureSettings {
   /** Saves of the same symbol within this window update one diff memory. */
@@ -49,8 +50,23 @@ export class ChangeRecorder {
   /** First sight of a file (opened, or seen on disk): remember its content to diff against later. */
   baseline(path: string, text: string, state: FileState): 'baseline' | 'known' {
     if (this.project.snapshots.stat(path)) return 'known';
-    this.project.snapshots.put(path, this.project.redactor.text(text), state);
+    this.remember(path, text, state);
     return 'baseline';
+  }
+
+  /**
+   * Makes `text` the last known content of `path` without recording a change (null: forget it).
+   * Snapshots hold the redacted text, and diffs compare that form on both sides, so no secret
+   * reaches the database through the content cache.
+   */
+  remember(path: string, text: string | null, state: FileState): void {
+    if (text === null) this.project.snapshots.remove(path);
+    else this.project.snapshots.put(path, this.project.redactor.text(text), state);
+  }
+
+  /** The hash `text` has as a snapshot: equal to a known file's hash when it holds the same content. */
+  storedHash(text: string): string {
+    return contentHash(this.project.redactor.text(text));
   }
 
   /**
@@ -59,8 +75,7 @@ export class ChangeRecorder {
    */
   async record(path: string, text: string | null, source: Extract<MemorySource, 'editor' | 'disk'>, state: FileState, options: { isNew?: boolean; now?: number } = {}): Promise<CaptureOutcome> {
     const now = options.now ?? Date.now();
-    // Snapshots hold the redacted text and diffs compare it on both sides, so no secret reaches
-    // the database through the content cache either.
+    // The stored form (see `remember`): both sides of the diff are redacted.
     const after = text === null ? null : this.project.redactor.text(text);
     const snapshot = this.project.snapshots.get(path);
     if (!snapshot && after !== null && !options.isNew) {
@@ -71,31 +86,19 @@ export class ChangeRecorder {
     const before = snapshot?.content ?? null;
     const diff = diffTexts(path, before, after);
     if (after === null) this.project.snapshots.remove(path);
-    else if (!diff) {
-      this.project.snapshots.touch(path, state, now);
+    if (!diff) {
+      if (after !== null) this.project.snapshots.touch(path, state, now);
       return { kind: 'unchanged' };
-    } else this.project.snapshots.put(path, after, state, now);
-    if (!diff) return { kind: 'unchanged' };
+    }
+    if (after !== null) this.project.snapshots.put(path, after, state, now);
 
     const kind: ChangeKind = before === null ? 'created' : after === null ? 'deleted' : 'edited';
-    const symbols = await changedSymbols(path, before, after, diff, (error) => this.onProblem(`Symbols of ${path} could not be read: ${error.message}`));
+    const symbols = await this.symbolsOf(path, before, after, diff);
     const recent = kind === 'edited' ? this.project.store.latestDiff(path, source, now - this.settings.coalesceWindowMs) : null;
     if (recent && sameSubject(recent, symbols)) {
       return { kind: 'recorded', memory: this.coalesce(recent, path, symbols, diff, now), coalesced: true };
     }
-    const memory = this.project.store.add(
-      {
-        kind: 'diff',
-        title: diffTitle(kind, path, symbols, diff.added, diff.removed),
-        body: diff.patch,
-        source,
-        files: [path],
-        symbols,
-        importance: 0.4,
-        meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions: [] },
-      },
-      now,
-    );
+    const memory = this.addDiffMemory(path, kind, symbols, diff, { source, importance: 0.4 }, now);
     return { kind: 'recorded', memory, coalesced: false };
   }
 
@@ -133,24 +136,36 @@ export class ChangeRecorder {
       return { kind: 'recorded', memory: linked ?? seenOnDisk, coalesced: true };
     }
     const kind: ChangeKind = before === null ? 'created' : 'edited';
-    const symbols = await changedSymbols(path, before, after, diff, (error) => this.onProblem(`Symbols of ${path} could not be read: ${error.message}`));
-    const memory = this.project.store.add(
+    const symbols = await this.symbolsOf(path, before, after, diff);
+    const memory = this.addDiffMemory(path, kind, symbols, diff, { source: 'claude', importance: 0.5, why: origin.why, sessionId: origin.sessionId, sourceRef: origin.sourceRef }, origin.at);
+    return { kind: 'recorded', memory, coalesced: false };
+  }
+
+  private symbolsOf(path: string, before: string | null, after: string | null, diff: TextDiff): Promise<string[]> {
+    return changedSymbols(path, before, after, diff, (error) => this.onProblem(`Symbols of ${path} could not be read: ${error.message}`));
+  }
+
+  /** A new diff memory; `origin` says where it came from (source, and for agents the why and session). */
+  private addDiffMemory(
+    path: string,
+    kind: ChangeKind,
+    symbols: readonly string[],
+    diff: TextDiff,
+    origin: Pick<NewMemory, 'source' | 'importance' | 'why' | 'sessionId' | 'sourceRef'>,
+    now: number,
+  ): Memory {
+    return this.project.store.add(
       {
+        ...origin,
         kind: 'diff',
         title: diffTitle(kind, path, symbols, diff.added, diff.removed),
         body: diff.patch,
-        why: origin.why,
-        source: 'claude',
-        sessionId: origin.sessionId,
-        sourceRef: origin.sourceRef,
         files: [path],
         symbols,
-        importance: 0.5,
         meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions: [] },
       },
-      origin.at,
+      now,
     );
-    return { kind: 'recorded', memory, coalesced: false };
   }
 
   /** Folds a new change into a recent memory of the same symbols; the previous state becomes a revision. */

@@ -9,7 +9,6 @@ import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
 import { fileDeclarations, languageForPath } from '../symbols';
-import { contentHash } from '../store/snapshotStore';
 import type { ProjectRegistry } from './projectRegistry';
 
 export interface ChangeCaptureSettings extends CaptureSettings {
@@ -41,7 +40,7 @@ export class ChangeCapture {
 
   constructor(
     private readonly connection: Connection,
-    private readonly documents: TextDocuments<TextDocument>,
+    documents: TextDocuments<TextDocument>,
     private readonly projects: ProjectRegistry,
     private readonly settings: ChangeCaptureSettings,
     private readonly onRecorded: () => void,
@@ -95,11 +94,6 @@ export class ChangeCapture {
         this.connection.console.info(`Capture ${what} ${files.length} files in ${project.root} (${Date.now() - started} ms).`);
       });
     }
-  }
-
-  /** Resolves when everything queued so far is done (tests, shutdown). */
-  idle(): Promise<void> {
-    return this.queue;
   }
 
   private enqueue(what: string, work: () => Promise<void>): void {
@@ -222,7 +216,7 @@ export class ChangeCapture {
     const createdByHash = new Map<string, (typeof changes)[number]>();
     for (const change of created) {
       const read = await readCapturable(change.file);
-      if (read.ok) createdByHash.set(contentHash(project.redactor.text(read.text)), change);
+      if (read.ok) createdByHash.set(this.captureFor(project).recorder.storedHash(read.text), change);
     }
     const moved = new Set<(typeof changes)[number]>();
     for (const change of deleted) {
@@ -253,10 +247,11 @@ export class ChangeCapture {
 
   /** A checkout or mass reformat: one summary memory listing the files, and fresh baselines for all. */
   private async captureBulk(project: Project, list: readonly { path: string; file: string; type: FileChangeType }[]): Promise<void> {
+    const { recorder } = this.captureFor(project);
     for (const change of list) {
       const read = change.type === FileChangeType.Deleted ? null : await readCapturable(change.file);
-      if (read?.ok) project.snapshots.put(change.path, project.redactor.text(read.text), (await fileState(change.file)) ?? { size: read.bytes, mtimeMs: Date.now() });
-      else project.snapshots.remove(change.path);
+      const state = read?.ok ? await fileState(change.file) : null;
+      recorder.remember(change.path, read?.ok ? read.text : null, state ?? { size: read?.ok ? read.bytes : 0, mtimeMs: Date.now() });
     }
     const paths = list.map((c) => c.path).sort();
     const shown = paths.slice(0, BULK_LIST_LIMIT);
