@@ -60,4 +60,26 @@ describe('the memory server follows Claude Code transcripts live', () => {
     // A liveness bound, not the speed target (the server checks every 500 ms; the bench measures it).
     assert.ok(latency < 5000, `ingested ${latency} ms after the append`);
   });
+
+  it('keeps the why of a turn whose prompt and edit arrive in different reads', async () => {
+    const record = (fields: Record<string, unknown>) => JSON.stringify({ sessionId: 'live-session', timestamp: new Date().toISOString(), cwd: root, isSidechain: false, parentUuid: null, ...fields });
+    const live = path.join(folder, 'live-session.jsonl');
+    appendFileSync(live, `${record({ type: 'user', uuid: 'p-1', message: { role: 'user', content: 'Add a delta line to the notes' } })}\n`);
+    await eventually('the new session to be read', async () => (/live-session/.test(lsp.stderr()) || (await sessionsCount()) === 2 ? true : undefined), { timeoutMs: 15_000 });
+    appendFileSync(live, `${record({ type: 'assistant', uuid: 'a-1', message: { id: 'msg-1', role: 'assistant', content: [{ type: 'text', text: 'I will append delta after gamma.' }] } })}\n`);
+    await new Promise((r) => setTimeout(r, 1200)); // a separate read
+    appendFileSync(live, `${record({
+      type: 'user',
+      uuid: 't-1',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu-1', content: 'ok' }] },
+      toolUseResult: { filePath: path.join(root, 'notes.md'), oldString: 'gamma', newString: 'gamma\ndelta', originalFile: '# Notes\ngamma\n', structuredPatch: [], replaceAll: false, userModified: false },
+    })}\n`);
+    const memory = await eventually('the live edit', async () => {
+      const result = await runEngram(['recall', '--file', 'notes.md', '--json', '--limit', '20'], { env, cwd: root });
+      return (JSON.parse(result.stdout).results as { sessionId: string; why: string }[]).find((m) => m.sessionId === 'live-session');
+    }, { timeoutMs: 15_000, context: () => lsp.stderr() });
+    assert.equal(memory.why, 'I will append delta after gamma. (asked: "Add a delta line to the notes")');
+  });
+
+  const sessionsCount = async () => JSON.parse((await runEngram(['stats', '--json'], { env, cwd: root })).stdout).sessions as number;
 });

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { ingestTranscript } from '../transcripts/ingestTranscript';
+import { ingestTranscript, newTurn, type Turn } from '../transcripts/ingestTranscript';
 import { findTranscripts, type TranscriptFile } from '../transcripts/transcriptFiles';
 import type { ChangeCapture } from './changeCapture';
 import type { ProjectRegistry } from './projectRegistry';
@@ -14,6 +14,8 @@ const DISCOVER_MS = 5000;
 interface Followed {
   readonly project: Project;
   readonly file: TranscriptFile;
+  /** The turn in progress, carried from one read of the file to the next. */
+  readonly turn: Turn;
   size: number;
   mtimeMs: number;
 }
@@ -66,7 +68,7 @@ export class TranscriptFollower {
   private async discover(): Promise<void> {
     for (const project of this.projects.openProjects()) {
       for (const file of await findTranscripts(project.root, this.env)) {
-        if (!this.followed.has(file.path)) this.followed.set(file.path, { project, file, size: -1, mtimeMs: -1 });
+        if (!this.followed.has(file.path)) this.followed.set(file.path, { project, file, turn: newTurn(), size: -1, mtimeMs: -1 });
       }
     }
   }
@@ -84,7 +86,7 @@ export class TranscriptFollower {
     entry.size = info.size;
     entry.mtimeMs = info.mtimeMs;
     await this.capture.serialize(`ingesting ${entry.file.path}`, async () => {
-      const result = await ingestTranscript(entry.project, this.capture.recorderFor(entry.project), entry.file.path, entry.file.sessionId);
+      const result = await ingestTranscript(entry.project, this.capture.recorderFor(entry.project), entry.file.path, entry.file.sessionId, entry.turn);
       if (result.malformed) this.connection.console.warn(`${entry.file.path}: skipped ${result.malformed} malformed lines.`);
       if (result.memories) {
         this.connection.console.info(`Ingested ${result.memories} memories from ${entry.file.path}.`);

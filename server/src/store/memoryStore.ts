@@ -5,6 +5,7 @@ import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, Pin
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
 import type { SqliteDatabase } from './database';
+import { renamedPath } from './paths';
 
 export interface MemoryCounts {
   readonly total: number;
@@ -250,7 +251,7 @@ export class MemoryStore {
    * re-tagged with the new path, anchors included. Returns how many memories changed.
    */
   renamePath(from: string, to: string): number {
-    const move = (p: string) => (p === from ? to : p.startsWith(`${from}/`) ? to + p.slice(from.length) : p);
+    const move = (p: string) => renamedPath(p, from, to) ?? p;
     return this.db.transaction(() => {
       const ids = (this.statements.idsUnderPath.all({ path: from, prefix: `${from}/` }) as { id: string }[]).map((r) => r.id);
       for (const id of ids) {

@@ -60,3 +60,9 @@ export function toProjectPath(projectRoot: string, file: string): string | null 
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
   return relative.split(path.sep).join('/');
 }
+
+/** Where a project path goes when `from` (a file or a folder) is renamed to `to`; null when unaffected. */
+export function renamedPath(projectPath: string, from: string, to: string): string | null {
+  if (projectPath === from) return to;
+  return projectPath.startsWith(`${from}/`) ? to + projectPath.slice(from.length) : null;
+}

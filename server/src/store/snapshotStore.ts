@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database';
+import { renamedPath } from './paths';
 
 /** The last known content of one file, as captured. */
 export interface FileSnapshot {
@@ -98,8 +99,8 @@ export class SnapshotStore {
   rename(from: string, to: string): void {
     this.db.transaction(() => {
       for (const { path } of this.list()) {
-        if (path === from) this.statements.rename.run({ from, to });
-        else if (path.startsWith(`${from}/`)) this.statements.rename.run({ from: path, to: to + path.slice(from.length) });
+        const moved = renamedPath(path, from, to);
+        if (moved) this.statements.rename.run({ from: path, to: moved });
       }
     })();
   }

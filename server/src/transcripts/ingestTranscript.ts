@@ -16,10 +16,18 @@ export interface IngestResult {
 const WHY_PART_MAX = 600;
 const TITLE_MAX = 80;
 
-/** What the agent was doing when it used a tool: the prompt that began the turn and what it last said. */
-interface Turn {
+/**
+ * What the agent was doing when it used a tool: the prompt that began the turn and what it last
+ * said. It spans reads (a live read often stops between a prompt and its tool results), so the
+ * caller keeps one per transcript and passes it to every read of it.
+ */
+export interface Turn {
   prompt: string | null;
   assistantText: string | null;
+}
+
+export function newTurn(): Turn {
+  return { prompt: null, assistantText: null };
 }
 
 function shorten(text: string, max: number): string {
@@ -52,9 +60,8 @@ function editedTexts(result: ToolUseResult): { filePath: string; before: string 
  * memories with their why, through the same recorder as editor and disk changes. Idempotent:
  * each memory carries its record's uuid, and the read position is stored after the memories.
  */
-export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: string, sessionId: string): Promise<IngestResult> {
+export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: string, sessionId: string, turn: Turn = newTurn()): Promise<IngestResult> {
   const updates = await readTranscriptUpdates(file, project.ingestOffsets.get(file));
-  const turn: Turn = { prompt: null, assistantText: null };
   let memories = 0;
   let first: TranscriptRecord | undefined;
   let last: TranscriptRecord | undefined;
