@@ -52,6 +52,7 @@ describe('the memory server follows Claude Code transcripts live', () => {
     const editLine = lines.find((l) => l.includes('"oldString":"alpha"'))!;
     const record = JSON.parse(editLine);
     record.uuid = '00000000-0000-4000-8000-00000000beef';
+    record.message.content[0].tool_use_id = 'toolu_appended';
     record.toolUseResult = { ...record.toolUseResult, oldString: 'beta', newString: 'gamma', originalFile: '# Notes\nbeta\n' };
     const appendedAt = Date.now();
     appendFileSync(transcript, `${JSON.stringify(record)}\n`);

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { ingestTranscript, newTurn, type Turn } from '../transcripts/ingestTranscript';
+import { ingestTranscript } from '../transcripts/ingestTranscript';
+import { syncClaudeMemoryFiles } from '../transcripts/claudeMemoryFiles';
 import { findTranscripts, type TranscriptFile } from '../transcripts/transcriptFiles';
 import type { ChangeCapture } from './changeCapture';
 import type { ProjectRegistry } from './projectRegistry';
@@ -14,8 +15,6 @@ const DISCOVER_MS = 5000;
 interface Followed {
   readonly project: Project;
   readonly file: TranscriptFile;
-  /** The turn in progress, carried from one read of the file to the next. */
-  readonly turn: Turn;
   size: number;
   mtimeMs: number;
 }
@@ -27,6 +26,9 @@ interface Followed {
  */
 export class TranscriptFollower {
   private readonly followed = new Map<string, Followed>();
+  /** Per project, the size and mtime of each Claude memory file when last read. */
+  private readonly memoryFilesSeen = new Map<string, Map<string, string>>();
+  private readonly reportedProblems = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private lastDiscovery = 0;
   private busy = false;
@@ -67,10 +69,29 @@ export class TranscriptFollower {
 
   private async discover(): Promise<void> {
     for (const project of this.projects.openProjects()) {
+      await this.syncMemoryFiles(project);
       for (const file of await findTranscripts(project.root, this.env)) {
-        if (!this.followed.has(file.path)) this.followed.set(file.path, { project, file, turn: newTurn(), size: -1, mtimeMs: -1 });
+        if (!this.followed.has(file.path)) this.followed.set(file.path, { project, file, size: -1, mtimeMs: -1 });
       }
     }
+  }
+
+  /** Claude Code's own memory folder, kept in sync as facts. */
+  private async syncMemoryFiles(project: Project): Promise<void> {
+    let seen = this.memoryFilesSeen.get(project.root);
+    if (!seen) this.memoryFilesSeen.set(project.root, (seen = new Map()));
+    await this.capture.serialize('syncing Claude Code memory files', async () => {
+      const result = await syncClaudeMemoryFiles(project, this.env, seen);
+      for (const problem of result.problems) {
+        if (this.reportedProblems.has(problem)) continue;
+        this.reportedProblems.add(problem);
+        this.connection.console.warn(`Skipped a Claude Code memory file: ${problem}`);
+      }
+      if (result.added + result.updated + result.removed) {
+        this.connection.console.info(`Claude Code memory files: ${result.added} added, ${result.updated} updated, ${result.removed} removed.`);
+        this.onIngested();
+      }
+    });
   }
 
   private async check(entry: Followed): Promise<void> {
@@ -86,7 +107,7 @@ export class TranscriptFollower {
     entry.size = info.size;
     entry.mtimeMs = info.mtimeMs;
     await this.capture.serialize(`ingesting ${entry.file.path}`, async () => {
-      const result = await ingestTranscript(entry.project, this.capture.recorderFor(entry.project), entry.file.path, entry.file.sessionId, entry.turn);
+      const result = await ingestTranscript(entry.project, this.capture.recorderFor(entry.project), entry.file);
       if (result.malformed) this.connection.console.warn(`${entry.file.path}: skipped ${result.malformed} malformed lines.`);
       if (result.memories) {
         this.connection.console.info(`Ingested ${result.memories} memories from ${entry.file.path}.`);

@@ -13,6 +13,8 @@ export interface IngestOffset {
   readonly headHash: string;
   /** Lines that were not JSON or did not fit the schema, counted since the last full scan. */
   readonly malformedLines: number;
+  /** The reader's state between reads (JSON, owned by the transcripts module); '{}' when fresh. */
+  readonly readerState: string;
   readonly updatedAt: number;
 }
 
@@ -23,6 +25,7 @@ interface IngestOffsetRow {
   mtime_ms: number;
   head_hash: string;
   malformed_lines: number;
+  reader_state: string;
   updated_at: number;
 }
 
@@ -34,21 +37,24 @@ function rowToOffset(row: IngestOffsetRow): IngestOffset {
     mtimeMs: row.mtime_ms,
     headHash: row.head_hash,
     malformedLines: row.malformed_lines,
+    readerState: row.reader_state,
     updatedAt: row.updated_at,
   };
 }
 
 /** The only place that reads and writes per-file transcript ingest state with SQL. */
 export class IngestOffsetStore {
-  private readonly statements: { get: Statement; put: Statement; delete: Statement };
+  private readonly statements: { get: Statement; put: Statement; delete: Statement; all: Statement };
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
       get: db.prepare('SELECT * FROM ingest_offsets WHERE path = ?'),
-      put: db.prepare(`INSERT INTO ingest_offsets (path, byte_offset, size, mtime_ms, head_hash, malformed_lines, updated_at)
-        VALUES (@path, @byteOffset, @size, @mtimeMs, @headHash, @malformedLines, @updatedAt)
+      put: db.prepare(`INSERT INTO ingest_offsets (path, byte_offset, size, mtime_ms, head_hash, malformed_lines, reader_state, updated_at)
+        VALUES (@path, @byteOffset, @size, @mtimeMs, @headHash, @malformedLines, @readerState, @updatedAt)
         ON CONFLICT (path) DO UPDATE SET byte_offset = excluded.byte_offset, size = excluded.size, mtime_ms = excluded.mtime_ms,
-          head_hash = excluded.head_hash, malformed_lines = excluded.malformed_lines, updated_at = excluded.updated_at`),
+          head_hash = excluded.head_hash, malformed_lines = excluded.malformed_lines, reader_state = excluded.reader_state,
+          updated_at = excluded.updated_at`),
+      all: db.prepare('SELECT * FROM ingest_offsets ORDER BY path'),
       delete: db.prepare('DELETE FROM ingest_offsets WHERE path = ?'),
     };
   }
@@ -60,6 +66,11 @@ export class IngestOffsetStore {
 
   put(offset: IngestOffset): void {
     this.db.transaction(() => this.statements.put.run({ ...offset }))();
+  }
+
+  /** Every file read so far, e.g. for `engram doctor` to report malformed lines. */
+  all(): IngestOffset[] {
+    return (this.statements.all.all() as IngestOffsetRow[]).map(rowToOffset);
   }
 
   /** Forgets a file, so the next read starts from its beginning. */

@@ -114,6 +114,7 @@ export class MemoryStore {
     insertFts: Statement;
     byId: Statement;
     bySourceRef: Statement;
+    bySourceRefPrefix: Statement;
     byRowid: Statement;
     rowidOf: Statement;
     all: Statement;
@@ -152,6 +153,7 @@ export class MemoryStore {
       byId: db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
       byRowid: db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
       bySourceRef: db.prepare(`${SELECT_MEMORY} WHERE m.source_ref = ?`),
+      bySourceRefPrefix: db.prepare(`${SELECT_MEMORY} WHERE m.source_ref >= @prefix AND m.source_ref < @prefix || char(1114111) ORDER BY m.source_ref`),
       rowidOf: db.prepare('SELECT rowid FROM memories WHERE id = ?'),
       all: db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
       constraintsForFile: db.prepare(`${SELECT_MEMORY}
@@ -209,6 +211,11 @@ export class MemoryStore {
   bySourceRef(sourceRef: string): Memory | null {
     const row = this.statements.bySourceRef.get(sourceRef) as MemoryRow | undefined;
     return row ? rowToMemory(row) : null;
+  }
+
+  /** Memories whose `sourceRef` starts with `prefix` (e.g. every import of one folder). */
+  bySourceRefPrefix(prefix: string): Memory[] {
+    return (this.statements.bySourceRefPrefix.all({ prefix }) as MemoryRow[]).map(rowToMemory);
   }
 
   /** Every memory, oldest first, streamed so an export never holds the whole database in memory. */

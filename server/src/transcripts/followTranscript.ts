@@ -93,6 +93,8 @@ export async function readTranscriptUpdates(file: string, state: IngestOffset | 
     mtimeMs,
     headHash: headUnchanged ? state.headHash : await hashHead(file, byteOffset),
     malformedLines: (state && !rescanned ? state.malformedLines : 0) + malformed,
+    // A re-read starts over, so what the reader carried from the old content no longer applies.
+    readerState: state && !rescanned ? state.readerState : '{}',
     updatedAt: now,
   };
   return { records, unknown, malformed, malformedExamples, nextState, rescanned };

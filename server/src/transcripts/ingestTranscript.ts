@@ -2,43 +2,29 @@ import path from 'node:path';
 import type { ChangeRecorder } from '../capture/recordChange';
 import type { Project } from '../project';
 import { toProjectPath } from '../store/paths';
+import { describeToolCall, shellDirAfter, toolFailure } from './extract/toolCalls';
 import { readTranscriptUpdates } from './followTranscript';
-import type { ToolUseResult, TranscriptRecord } from './records';
+import { MAX_STEPS_AFTER_FAILURE, parseReaderState, serializeReaderState, type ReaderState } from './readerState';
+import type { AssistantRecord, ToolUseResult, TranscriptRecord, UserRecord } from './records';
+import type { TranscriptFile } from './transcriptFiles';
+import { shorten, TranscriptMemories, type RecordOrigin } from './transcriptMemories';
 
 export interface IngestResult {
   readonly records: number;
   readonly memories: number;
   readonly unknown: number;
   readonly malformed: number;
+  readonly malformedExamples: readonly { readonly start: number; readonly error: string }[];
   readonly rescanned: boolean;
 }
 
 const WHY_PART_MAX = 600;
 const TITLE_MAX = 80;
 
-/**
- * What the agent was doing when it used a tool: the prompt that began the turn and what it last
- * said. It spans reads (a live read often stops between a prompt and its tool results), so the
- * caller keeps one per transcript and passes it to every read of it.
- */
-export interface Turn {
-  prompt: string | null;
-  assistantText: string | null;
-}
-
-export function newTurn(): Turn {
-  return { prompt: null, assistantText: null };
-}
-
-function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /** why = the assistant's words just before the tool use, plus the prompt that began the turn. */
-function whyOf(turn: Turn): string | null {
-  const said = turn.assistantText ? shorten(turn.assistantText, WHY_PART_MAX) : null;
-  const asked = turn.prompt ? `asked: "${shorten(turn.prompt, WHY_PART_MAX)}"` : null;
+function whyOf(state: ReaderState): string | null {
+  const said = state.assistantText ? shorten(state.assistantText, WHY_PART_MAX) : null;
+  const asked = state.prompt ? `asked: "${shorten(state.prompt, WHY_PART_MAX)}"` : null;
   if (said && asked) return `${said} (${asked})`;
   return said ?? (asked ? asked[0]!.toUpperCase() + asked.slice(1) : null);
 }
@@ -55,56 +41,166 @@ function editedTexts(result: ToolUseResult): { filePath: string; before: string 
   return null;
 }
 
+/** The diff memory's id for a tool call: the same whether it is first seen in a transcript or by a hook. */
+export function editSourceRef(toolUseId: string): string {
+  return `claude:tool:${toolUseId}`;
+}
+
 /**
- * Reads what is new in one Claude Code transcript and turns its Write/Edit results into diff
- * memories with their why, through the same recorder as editor and disk changes. Idempotent:
- * each memory carries its record's uuid, and the read position is stored after the memories.
+ * Reads what is new in one Claude Code transcript and turns it into memories: diffs with their
+ * why from Write/Edit results (through the same recorder as editor and disk changes), prompts,
+ * rule and decision candidates, gotchas and compaction summaries. Idempotent: each memory
+ * carries the id of the record it came from, and the read position (with what the reader
+ * carries between reads) is stored after the memories.
  */
-export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: string, sessionId: string, turn: Turn = newTurn()): Promise<IngestResult> {
-  const updates = await readTranscriptUpdates(file, project.ingestOffsets.get(file));
-  let memories = 0;
+export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: Pick<TranscriptFile, 'path' | 'sessionId' | 'kind'>): Promise<IngestResult> {
+  const stored = project.ingestOffsets.get(file.path);
+  const updates = await readTranscriptUpdates(file.path, stored);
+  const state = parseReaderState(updates.nextState.readerState);
+  const memories = new TranscriptMemories(project);
+  const reader = new RecordReader(project, recorder, file, state, memories);
   let first: TranscriptRecord | undefined;
   let last: TranscriptRecord | undefined;
-  let title: string | null = null;
   for (const record of updates.records) {
     first ??= record;
     last = record;
-    if (record.type === 'assistant') {
-      for (const block of record.message.content) if (block.type === 'text' && block.text.trim()) turn.assistantText = block.text;
-      continue;
-    }
-    if (record.type !== 'user') continue;
-    const content = record.message.content;
-    if (typeof content === 'string') {
-      if (record.isCompactSummary) continue;
-      turn.prompt = content;
-      turn.assistantText = null;
-      title ??= shorten(content, TITLE_MAX);
-      continue;
-    }
-    const edit = record.toolUseResult ? editedTexts(record.toolUseResult) : null;
-    if (!edit) continue;
-    const relative = toProjectPath(project.root, path.resolve(project.root, edit.filePath));
-    if (relative === null) continue;
-    const outcome = await recorder.recordAgentEdit(relative, edit.before, edit.after, {
-      why: whyOf(turn),
-      sessionId: record.sessionId,
-      sourceRef: `claude:${record.uuid}`,
-      at: Date.parse(record.timestamp) || Date.now(),
-    });
-    if (outcome.kind === 'recorded') memories++;
+    await reader.read(record);
   }
-  if (first && last) {
+  if (first && last && file.kind === 'session') {
+    const known = project.sessions.get(file.sessionId);
     project.sessions.upsert({
-      id: sessionId,
+      id: file.sessionId,
       agent: 'claude-code',
-      startedAt: Date.parse(first.timestamp) || Date.now(),
+      startedAt: known?.startedAt ?? (Date.parse(first.timestamp) || Date.now()),
       endedAt: Date.parse(last.timestamp) || null,
-      branch: last.gitBranch ?? null,
-      title,
-      transcriptPath: file,
+      branch: last.gitBranch ?? known?.branch ?? null,
+      title: state.title ?? known?.title ?? null,
+      transcriptPath: file.path,
     });
   }
-  project.ingestOffsets.put(updates.nextState);
-  return { records: updates.records.length, memories, unknown: updates.unknown, malformed: updates.malformed, rescanned: updates.rescanned };
+  if (updates.records.length || !stored || stored.size !== updates.nextState.size || stored.mtimeMs !== updates.nextState.mtimeMs) {
+    project.ingestOffsets.put({ ...updates.nextState, readerState: serializeReaderState(state) });
+  }
+  return {
+    records: updates.records.length,
+    memories: memories.added + reader.diffs,
+    unknown: updates.unknown,
+    malformed: updates.malformed,
+    malformedExamples: updates.malformedExamples,
+    rescanned: updates.rescanned,
+  };
+}
+
+/** Reads records in order, keeping the turn, pending tool calls and open failures in `state`. */
+class RecordReader {
+  diffs = 0;
+
+  constructor(
+    private readonly project: Project,
+    private readonly recorder: ChangeRecorder,
+    private readonly file: Pick<TranscriptFile, 'sessionId' | 'kind'>,
+    private readonly state: ReaderState,
+    private readonly memories: TranscriptMemories,
+  ) {}
+
+  async read(record: TranscriptRecord): Promise<void> {
+    const origin: RecordOrigin = { uuid: record.uuid, sessionId: record.sessionId, at: Date.parse(record.timestamp) || Date.now() };
+    if (record.type === 'assistant') this.assistant(record, origin);
+    else if (record.type === 'user') await this.user(record, origin);
+    else {
+      const meta = record.compactMetadata;
+      this.state.compaction = { uuid: record.uuid, at: origin.at, trigger: meta.trigger, preTokens: meta.preTokens ?? null, postTokens: meta.postTokens ?? null };
+    }
+  }
+
+  private assistant(record: AssistantRecord, origin: RecordOrigin): void {
+    for (const block of record.message.content) {
+      if (block.type === 'text' && block.text.trim()) {
+        this.state.assistantText = block.text;
+        this.memories.decisions(block.text, 'assistant', origin, this.memories.promptFiles(this.state.prompt));
+      } else if (block.type === 'tool_use') {
+        const call = describeToolCall(block.name, block.input, this.state.shellDir);
+        const command = block.name === 'Bash' && typeof block.input.command === 'string' ? block.input.command : null;
+        if (command !== null) this.state.shellDir = shellDirAfter(command, this.state.shellDir);
+        const relative = call.filePath ? this.projectPath(call.filePath) : null;
+        this.state.pendingTools[block.id] = { name: block.name, subject: call.subject, summary: relative ? `${block.name} ${relative}` : call.summary, command, file: relative };
+      }
+    }
+  }
+
+  private async user(record: UserRecord, origin: RecordOrigin): Promise<void> {
+    const content = record.message.content;
+    if (typeof content === 'string' || !content.some((b) => b.type === 'tool_result')) {
+      const text = typeof content === 'string' ? content : content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+      if (record.isCompactSummary) {
+        this.memories.compactionSummary(text, this.state.compaction, origin);
+        this.state.compaction = null;
+      } else if (TranscriptMemories.isUserPrompt(text)) {
+        this.state.prompt = text;
+        this.state.assistantText = null;
+        // A sub-agent's "prompt" is its task, written by the main agent: it keeps the why, but is not the user's intent.
+        if (this.file.kind === 'session') {
+          this.state.title ??= shorten(text, TITLE_MAX);
+          this.memories.prompt(text, origin);
+        }
+      }
+      return;
+    }
+    for (const block of content) {
+      if (block.type !== 'tool_result') continue;
+      const pending = this.state.pendingTools[block.tool_use_id];
+      delete this.state.pendingTools[block.tool_use_id];
+      if (record.toolUseResult && !block.is_error) await this.edit(record.toolUseResult, block.tool_use_id, origin);
+      if (pending) this.outcome(pending, toolFailure(block.is_error, block.content, pending.command), origin);
+    }
+  }
+
+  /** Pairs failures with later successes of the same subject; every success is a step after the open failures. */
+  private outcome(pending: ReaderState['pendingTools'][string], failure: ReturnType<typeof toolFailure>, origin: RecordOrigin): void {
+    const file = pending.file;
+    if (failure) {
+      if (pending.subject) {
+        this.state.openFailures[pending.subject] = {
+          tool: pending.name,
+          summary: pending.summary,
+          error: failure.error,
+          exitCode: failure.exitCode,
+          uuid: origin.uuid,
+          at: origin.at,
+          after: [],
+          files: file ? [file] : [],
+        };
+      }
+      return;
+    }
+    const open = pending.subject ? this.state.openFailures[pending.subject] : undefined;
+    if (open && pending.subject) {
+      delete this.state.openFailures[pending.subject];
+      this.memories.gotcha(open, { summary: pending.summary, files: file ? [file] : [] }, origin);
+    }
+    // Reads and searches do not fix anything; edits and commands might.
+    if (pending.name === 'Read' || !pending.subject) return;
+    for (const other of Object.values(this.state.openFailures)) {
+      if (other.after.length < MAX_STEPS_AFTER_FAILURE) other.after.push(pending.summary);
+      if (file && !other.files.includes(file)) other.files.push(file);
+    }
+  }
+
+  private async edit(result: ToolUseResult, toolUseId: string, origin: RecordOrigin): Promise<void> {
+    const edit = editedTexts(result);
+    if (!edit) return;
+    const relative = this.projectPath(edit.filePath);
+    if (relative === null) return;
+    const outcome = await this.recorder.recordAgentEdit(relative, edit.before, edit.after, {
+      why: whyOf(this.state),
+      sessionId: origin.sessionId,
+      sourceRef: editSourceRef(toolUseId),
+      at: origin.at,
+    });
+    if (outcome.kind === 'recorded') this.diffs++;
+  }
+
+  private projectPath(file: string): string | null {
+    return toProjectPath(this.project.root, path.resolve(this.project.root, file));
+  }
 }

@@ -6,6 +6,8 @@ import { projectOptionSpec, withProject } from '../projectOption';
 interface Check {
   readonly name: string;
   readonly ok: boolean;
+  /** Working, but something the user should know (e.g. transcript lines that were skipped). */
+  readonly warning?: boolean;
   readonly detail: string;
 }
 
@@ -42,8 +44,21 @@ function checkDatabase(project: Project): Check[] {
       detail: `${counts.byStatus.active} active, ${counts.byStatus.archived} archived, ${counts.byStatus.forgotten} forgotten; ${counts.pinned.hard} hard and ${counts.pinned.soft} soft pins; ${counts.sessions} agent sessions`,
     },
   ];
+  checks.push(checkTranscripts(project));
   for (const notice of project.notices) checks.push({ name: 'notice', ok: true, detail: notice });
   return checks;
+}
+
+/** Transcript lines that could not be read were skipped (never fatal); say which files had them. */
+function checkTranscripts(project: Project): Check {
+  const offsets = project.ingestOffsets.all();
+  const damaged = offsets.filter((o) => o.malformedLines > 0);
+  const read = `${offsets.length} Claude Code transcripts read`;
+  if (!damaged.length) return { name: 'transcripts', ok: true, detail: `${read}, no malformed lines` };
+  const total = damaged.reduce((sum, o) => sum + o.malformedLines, 0);
+  const files = damaged.slice(0, 5).map((o) => `${o.path} (${o.malformedLines})`).join(', ');
+  const more = damaged.length > 5 ? ` and ${damaged.length - 5} more` : '';
+  return { name: 'transcripts', ok: true, warning: true, detail: `${read}; ${total} malformed lines skipped in ${files}${more}` };
 }
 
 export const doctorCommand: Command = {
@@ -65,7 +80,7 @@ export const doctorCommand: Command = {
     if (args.values.json) {
       io.out(`${JSON.stringify({ ok, checks })}\n`);
     } else {
-      for (const check of checks) io.out(`${check.ok ? '✓' : '✗'} ${check.name.padEnd(9)} ${check.detail}\n`);
+      for (const check of checks) io.out(`${check.ok ? (check.warning ? '!' : '✓') : '✗'} ${check.name.padEnd(11)} ${check.detail}\n`);
       io.out(ok ? 'Engram is healthy.\n' : 'Engram is NOT working: see the ✗ lines above.\n');
     }
     return ok ? 0 : 1;

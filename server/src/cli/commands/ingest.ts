@@ -1,15 +1,16 @@
 import path from 'node:path';
 import { ChangeRecorder } from '../../capture/recordChange';
 import { ingestTranscript } from '../../transcripts/ingestTranscript';
-import { findTranscripts } from '../../transcripts/transcriptFiles';
+import { syncClaudeMemoryFiles } from '../../transcripts/claudeMemoryFiles';
+import { findTranscripts, type TranscriptFile } from '../../transcripts/transcriptFiles';
 import { CliError, type Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
 
 /** A transcript named on the command line: its session is the file's name (or, for a sub-agent, its folder's). */
-function sessionIdOf(file: string): string {
+function transcriptAt(file: string): TranscriptFile {
   const parts = file.split(path.sep);
   const subagents = parts.lastIndexOf('subagents');
-  return subagents > 0 ? parts[subagents - 1]! : path.basename(file, '.jsonl');
+  return subagents > 0 ? { path: file, sessionId: parts[subagents - 1]!, kind: 'subagent' } : { path: file, sessionId: path.basename(file, '.jsonl'), kind: 'session' };
 }
 
 export const ingestCommand: Command = {
@@ -22,27 +23,31 @@ export const ingestCommand: Command = {
     return withProject(args, io, async (project) => {
       const files =
         args.positionals.length && !args.values.all
-          ? args.positionals.map((p) => ({ path: path.resolve(io.cwd, p), sessionId: sessionIdOf(path.resolve(io.cwd, p)) }))
+          ? args.positionals.map((p) => transcriptAt(path.resolve(io.cwd, p)))
           : await findTranscripts(project.root, io.env);
       const recorder = new ChangeRecorder(project, undefined, (message) => io.err(`engram: ${message}\n`));
       const total = { files: 0, records: 0, memories: 0, unknown: 0, malformed: 0 };
       for (const file of files) {
         let result;
         try {
-          result = await ingestTranscript(project, recorder, file.path, file.sessionId);
+          result = await ingestTranscript(project, recorder, file);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`no transcript at ${file.path}`);
           throw error;
         }
         total.files++;
+        io.err(`engram: [${total.files}/${files.length}] ${path.basename(file.path)}: ${result.records} new records, ${result.memories} new memories\n`);
         total.records += result.records;
         total.memories += result.memories;
         total.unknown += result.unknown;
         total.malformed += result.malformed;
         if (result.malformed) io.err(`engram: ${file.path}: skipped ${result.malformed} malformed lines\n`);
       }
+      const facts = await syncClaudeMemoryFiles(project, io.env);
+      for (const problem of facts.problems) io.err(`engram: skipped a Claude Code memory file: ${problem}\n`);
       io.err(`engram: ingested ${total.files} transcripts: ${total.records} new records, ${total.memories} new memories\n`);
-      if (args.values.json) io.out(`${JSON.stringify(total)}\n`);
+      if (facts.added + facts.updated + facts.removed) io.err(`engram: Claude Code memory files: ${facts.added} added, ${facts.updated} updated, ${facts.removed} removed\n`);
+      if (args.values.json) io.out(`${JSON.stringify({ ...total, memoryFiles: { added: facts.added, updated: facts.updated, removed: facts.removed } })}\n`);
       return 0;
     });
   },

@@ -1,6 +1,7 @@
 import * as initial from './001-initial';
 import * as fileSnapshots from './002-file-snapshots';
 import * as sourceRefs from './003-source-refs';
+import * as readerState from './004-reader-state';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: initial.sql },
   { version: 2, sql: fileSnapshots.sql },
   { version: 3, sql: sourceRefs.sql },
+  { version: 4, sql: readerState.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
