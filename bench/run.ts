@@ -1,10 +1,14 @@
 import { benchCapture } from './capture.bench';
+import { benchExtraction } from './extraction.bench';
+import { benchTranscripts } from './transcripts.bench';
 
 // `npm run bench`: prints the numbers the issues set targets for. Timing is measured here, never
 // asserted in unit tests.
 async function main(): Promise<void> {
   console.log(`Engram benchmarks — Node ${process.version}, ${new Date().toISOString()}`);
   await benchCapture();
+  await benchTranscripts();
+  await benchExtraction();
 }
 
 void main();
