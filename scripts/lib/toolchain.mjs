@@ -141,7 +141,8 @@ async function checkNativeModules(node, packageDir, logFile) {
   }
 }
 
-function run(command, args, { cwd, logFile, env = {} }) {
+/** Runs a command with its output going to logFile; rejects with the log's last lines on failure. */
+export function run(command, args, { cwd, logFile, env = {} }) {
   return new Promise((resolvePromise, reject) => {
     const log = createWriteStream(logFile, { flags: 'w' });
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -162,7 +163,7 @@ function run(command, args, { cwd, logFile, env = {} }) {
 }
 
 // Test files run in parallel processes and may all ask for the same install at once.
-async function withLock(lockDir, fn) {
+export async function withLock(lockDir, fn) {
   mkdirSync(dirname(lockDir), { recursive: true });
   for (;;) {
     try {
