@@ -82,5 +82,29 @@ describe('the memory server follows Claude Code transcripts live', () => {
     assert.equal(memory.why, 'I will append delta after gamma. (asked: "Add a delta line to the notes")');
   });
 
+  it('survives garbage, a 50 MB line and a torn line, and ingests the good records around them', async () => {
+    const record = (fields: Record<string, unknown>) => JSON.stringify({ sessionId: 'rough-session', timestamp: new Date().toISOString(), cwd: root, isSidechain: false, parentUuid: null, ...fields });
+    const rough = path.join(folder, 'rough-session.jsonl');
+    const huge = record({ type: 'user', uuid: 'huge-1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu-huge', content: 'x'.repeat(50 * 1024 * 1024) }] } });
+    appendFileSync(rough, `\u0000\u00ff garbage {not json\n${huge}\n`);
+    appendFileSync(rough, `${record({ type: 'user', uuid: 'rough-p', message: { role: 'user', content: 'Add an epsilon line to the notes' } })}\n`);
+    appendFileSync(rough, `${record({
+      type: 'user',
+      uuid: 'rough-t',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu-rough', content: 'ok' }] },
+      toolUseResult: { filePath: path.join(root, 'notes.md'), oldString: 'delta', newString: 'delta\nepsilon', originalFile: '# Notes\ngamma\ndelta\n', structuredPatch: [], replaceAll: false, userModified: false },
+    })}\n{"type":"user","uuid":"torn-`);
+    const memory = await eventually('the good edit after the bad lines', async () => {
+      const result = await runEngram(['recall', '--file', 'notes.md', '--json', '--limit', '50'], { env, cwd: root });
+      return (JSON.parse(result.stdout).results as { sessionId: string; why: string }[]).find((m) => m.sessionId === 'rough-session');
+    }, { timeoutMs: 30_000, context: () => lsp.stderr() });
+    assert.equal(memory.why, 'Asked: "Add an epsilon line to the notes"');
+    const logged = ((lsp.received.get('window/logMessage') ?? []) as { message: string }[]).map((m) => m.message).join('\n');
+    assert.match(logged, /rough-session\.jsonl: skipped 1 malformed lines/);
+    const stats = (await lsp.connection.sendRequest('engram/stats', {})) as { projects: unknown[] };
+    assert.equal(stats.projects.length, 1, 'the server still answers');
+    assert.equal(lsp.process.exitCode, null);
+  });
+
   const sessionsCount = async () => JSON.parse((await runEngram(['stats', '--json'], { env, cwd: root })).stdout).sessions as number;
 });
