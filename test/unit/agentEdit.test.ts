@@ -50,4 +50,28 @@ describe('an agent edit that is also seen on disk is recorded once', () => {
     assert.equal([...project.store.all()].length, 1);
     project.close();
   });
+
+  it('links a later user edit of the same lines to the agent change it revises, and only that one', async () => {
+    const { project, recorder } = fresh();
+    const filler = Array.from({ length: 60 }, (_, i) => `def helper_${i}():\n    return ${i}\n`).join('');
+    const before = BEFORE + filler;
+    const agentAfter = AFTER + filler;
+    const at = Date.now();
+    const agent = await recorder.recordAgentEdit('orders.py', before, agentAfter, { ...ORIGIN, at });
+    assert.equal(agent.kind, 'recorded');
+    const agentId = agent.kind === 'recorded' ? agent.memory.id : null;
+
+    const userAfter = agentAfter.replace('round(sum(order), 2)', 'round(sum(order), 2) or 0');
+    const user = await recorder.record('orders.py', userAfter, 'editor', { size: 3, mtimeMs: 3 }, { now: at + 1000 });
+    assert.equal(user.kind, 'recorded');
+    const userId = user.kind === 'recorded' ? user.memory.id : null;
+    assert.deepEqual(project.store.links(userId!).from, [{ id: agentId, relation: 'revises' }]);
+    assert.deepEqual(project.store.links(agentId!).to, [{ id: userId, relation: 'revises' }]);
+
+    const farAway = userAfter.replace('return 55', 'return 5500');
+    const far = await recorder.record('orders.py', farAway, 'disk', { size: 4, mtimeMs: 4 }, { now: at + 2000 });
+    assert.equal(far.kind, 'recorded');
+    assert.deepEqual(project.store.links(far.kind === 'recorded' ? far.memory.id : ('' as never)).from, [], 'a change of other lines revises nothing');
+    project.close();
+  });
 });

@@ -14,6 +14,24 @@ export const DEFAULT_CAPTURE_SETTINGS: CaptureSettings = { coalesceWindowMs: 10 
 
 /** How many earlier revisions a coalesced diff memory keeps in full. */
 const MAX_REVISIONS = 50;
+/** How far back a user's change looks for the agent change of the same lines it revises. */
+const REVISES_WINDOW_MS = 7 * 24 * 60 * 60_000;
+const REVISES_CANDIDATES = 10;
+
+/** 0-based inclusive line spans; context lines included, so "the same lines" means "within a few lines". */
+type Span = readonly [number, number];
+
+function newSpans(diff: TextDiff): Span[] {
+  return diff.hunks.map((h) => [h.newStart - 1, h.newStart - 1 + Math.max(h.newLines, 1) - 1] as const);
+}
+
+function oldSpans(diff: TextDiff): Span[] {
+  return diff.hunks.map((h) => [h.oldStart - 1, h.oldStart - 1 + Math.max(h.oldLines, 1) - 1] as const);
+}
+
+function overlaps(a: readonly Span[], b: readonly Span[]): boolean {
+  return a.some(([s1, e1]) => b.some(([s2, e2]) => s1 <= e2 && s2 <= e1));
+}
 
 export type CaptureOutcome =
   | { readonly kind: 'recorded'; readonly memory: Memory; readonly coalesced: boolean }
@@ -96,10 +114,25 @@ export class ChangeRecorder {
     const symbols = await this.symbolsOf(path, before, after, diff);
     const recent = kind === 'edited' ? this.project.store.latestDiff(path, source, now - this.settings.coalesceWindowMs) : null;
     if (recent && sameSubject(recent, symbols)) {
-      return { kind: 'recorded', memory: this.coalesce(recent, path, symbols, diff, now), coalesced: true };
+      const memory = this.coalesce(recent, path, symbols, diff, now);
+      this.linkRevisedAgentChanges(memory, path, diff, now);
+      return { kind: 'recorded', memory, coalesced: true };
     }
     const memory = this.addDiffMemory(path, kind, symbols, diff, { source, importance: 0.4 }, now);
+    this.linkRevisedAgentChanges(memory, path, diff, now);
     return { kind: 'recorded', memory, coalesced: false };
+  }
+
+  /**
+   * A user's (or another program's) change of lines an agent changed recently is linked to that
+   * agent change ('revises'), so "Claude wrote this, then you fixed it" can be shown and learned from.
+   */
+  private linkRevisedAgentChanges(memory: Memory, path: string, diff: TextDiff, now: number): void {
+    const touched = oldSpans(diff);
+    for (const agent of this.project.store.recentDiffs(path, 'claude', now - REVISES_WINDOW_MS, REVISES_CANDIDATES)) {
+      const lines = agent.meta.lines as Span[] | undefined;
+      if (agent.id !== memory.id && lines && overlaps(lines, touched)) this.project.store.link(memory.id, agent.id, 'revises');
+    }
   }
 
   /**
@@ -162,7 +195,7 @@ export class ChangeRecorder {
         body: diff.patch,
         files: [path],
         symbols,
-        meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions: [] },
+        meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, lines: newSpans(diff), revisions: [] },
       },
       now,
     );
@@ -182,7 +215,7 @@ export class ChangeRecorder {
       body: diff.patch,
       symbols: allSymbols,
       updatedAt: now,
-      meta: { ...recent.meta, added, removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, revisions },
+      meta: { ...recent.meta, added, removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, lines: newSpans(diff), revisions },
     });
     return updated ?? recent;
   }

@@ -17,6 +17,14 @@ export interface MemoryCounts {
 
 export type ImportOutcome = 'added' | 'updated' | 'unchanged';
 
+/** revises: a later change of the same lines (a user's edit after an agent's); summarizes: a consolidation of its sources. */
+export type MemoryRelation = 'revises' | 'summarizes';
+
+export interface MemoryLink {
+  readonly id: MemoryId;
+  readonly relation: MemoryRelation;
+}
+
 interface MemoryRow {
   rowid: number;
   id: string;
@@ -124,6 +132,10 @@ export class MemoryStore {
     recent: Statement;
     setPin: Statement;
     latestDiff: Statement;
+    recentDiffs: Statement;
+    insertLink: Statement;
+    linksFrom: Statement;
+    linksTo: Statement;
     idsUnderPath: Statement;
     countByKindStatus: Statement;
     countPinned: Statement;
@@ -174,6 +186,16 @@ export class MemoryStore {
         WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT 1`),
+      recentDiffs: db.prepare(`${SELECT_MEMORY}
+        WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
+          AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+        ORDER BY m.updated_at DESC LIMIT @limit`),
+      insertLink: db.prepare(`INSERT OR IGNORE INTO memory_links (from_rowid, to_rowid, relation)
+        SELECT f.rowid, t.rowid, @relation FROM memories f, memories t WHERE f.id = @from AND t.id = @to`),
+      linksFrom: db.prepare(`SELECT t.id AS id, l.relation AS relation FROM memory_links l JOIN memories f ON f.rowid = l.from_rowid
+        JOIN memories t ON t.rowid = l.to_rowid WHERE f.id = ? ORDER BY t.rowid`),
+      linksTo: db.prepare(`SELECT f.id AS id, l.relation AS relation FROM memory_links l JOIN memories f ON f.rowid = l.from_rowid
+        JOIN memories t ON t.rowid = l.to_rowid WHERE t.id = ? ORDER BY f.rowid`),
       countByKindStatus: db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
       countPinned: db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
       countSessions: db.prepare('SELECT count(*) AS n FROM sessions'),
@@ -251,6 +273,25 @@ export class MemoryStore {
   latestDiff(path: string, source: Memory['source'], since: number): Memory | null {
     const row = this.statements.latestDiff.get({ path, source, since }) as MemoryRow | undefined;
     return row ? rowToMemory(row) : null;
+  }
+
+  /** Recent active diff memories of a file from one source, newest first. */
+  recentDiffs(path: string, source: Memory['source'], since: number, limit: number): Memory[] {
+    return (this.statements.recentDiffs.all({ path, source, since, limit }) as MemoryRow[]).map(rowToMemory);
+  }
+
+  /** Records that memory `from` relates to memory `to` (e.g. 'revises'); idempotent; false when either id is unknown. */
+  link(from: MemoryId, to: MemoryId, relation: MemoryRelation): boolean {
+    return this.db.transaction(() => this.statements.insertLink.run({ from, to, relation }).changes > 0 || this.hasLink(from, to, relation))();
+  }
+
+  /** The memories `id` points to, and the memories that point to it, with the relation. */
+  links(id: MemoryId): { readonly from: readonly MemoryLink[]; readonly to: readonly MemoryLink[] } {
+    return { from: this.statements.linksFrom.all(id) as MemoryLink[], to: this.statements.linksTo.all(id) as MemoryLink[] };
+  }
+
+  private hasLink(from: MemoryId, to: MemoryId, relation: MemoryRelation): boolean {
+    return this.links(from).from.some((l) => l.id === to && l.relation === relation);
   }
 
   /**
