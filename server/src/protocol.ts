@@ -78,6 +78,32 @@ export function summarize(memory: Memory): MemorySummary {
   };
 }
 
+/**
+ * Server → client: reading Claude Code sessions that ran before the server started (a backfill),
+ * when there is enough of it to take a while. Shown as a cancellable progress notification.
+ */
+export type BackfillProgressParams =
+  | { readonly state: 'begin'; readonly id: string; readonly files: number; readonly bytes: number }
+  | { readonly state: 'report'; readonly id: string; readonly doneFiles: number; readonly doneBytes: number; readonly files: number; readonly bytes: number }
+  | { readonly state: 'end'; readonly id: string; readonly cancelled: boolean; readonly memories: number };
+
+export namespace BackfillProgressNotification {
+  export const method = 'engram/backfillProgress';
+  export const type = new NotificationType<BackfillProgressParams>(method);
+}
+
+/** Client → server: stop the backfill after the file being read; what was read stays, the rest waits. */
+export namespace CancelBackfillNotification {
+  export const method = 'engram/cancelBackfill';
+  export const type = new NotificationType<{ readonly id: string }>(method);
+}
+
+/** Client → server: read the sessions a cancelled backfill left, now (they are also read at the next start). */
+export namespace ResumeBackfillNotification {
+  export const method = 'engram/resumeBackfill';
+  export const type = new NotificationType<Record<string, never>>(method);
+}
+
 /** Extension → stats webview. */
 export type StatsViewMessage = { readonly type: 'stats'; readonly stats: StatsResult } | { readonly type: 'error'; readonly message: string };
 

@@ -11,6 +11,7 @@ import {
 } from 'vscode-languageclient/node';
 import { ServerStatusNotification, StatsRequest, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
+import { followBackfillProgress } from './backfillProgress';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
 /** Settings the server reads at start: changing one restarts it. */
@@ -67,6 +68,7 @@ export class MemoryServer implements vscode.Disposable {
     this.runtimeError = undefined;
     this.log.info(`Starting the memory server on Node ${resolution.runtime.version} (${resolution.runtime.path}, from ${resolution.runtime.origin})`);
     this.client = this.createClient(resolution.runtime);
+    followBackfillProgress(this.client);
     this.client.onNotification(ServerStatusNotification.type, (status) => {
       this.status.show({ kind: 'running', status });
       this.statusChanged.fire();

@@ -1,7 +1,7 @@
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { GetMemoriesRequest, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
+import { CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
 import { ChangeCapture } from './changeCapture';
 import { provideCodeLenses } from './codeLens';
 import { provideHover } from './hover';
@@ -115,6 +115,9 @@ export function runLanguageServer(): Connection {
     }, EXTERNAL_WRITE_POLL_MS);
     timer.unref();
   }
+
+  connection.onNotification(CancelBackfillNotification.type, (params) => transcripts?.cancelBackfill(params.id));
+  connection.onNotification(ResumeBackfillNotification.type, () => transcripts?.resumeBackfill());
 
   connection.onHover((params) => provideHover(projects, params));
   connection.onCodeLens((params) => provideCodeLenses(projects, params));

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
+import { BackfillProgressNotification } from '../protocol';
 import { ingestTranscript } from '../transcripts/ingestTranscript';
 import { syncClaudeMemoryFiles } from '../transcripts/claudeMemoryFiles';
 import { findTranscripts, type TranscriptFile } from '../transcripts/transcriptFiles';
@@ -17,7 +18,14 @@ interface Followed {
   readonly file: TranscriptFile;
   size: number;
   mtimeMs: number;
+  /** Not read since it was found: read in a backfill, which may show progress and be cancelled. */
+  fresh: boolean;
+  /** Left unread by a cancelled backfill until the user resumes (or the next start). */
+  paused: boolean;
 }
+
+/** A backfill with at least this much unread transcript shows a progress notification. */
+const BACKFILL_NOTIFY_BYTES = 1024 * 1024;
 
 /**
  * Follows the Claude Code transcripts of the open projects: everything not yet read at start (a
@@ -32,6 +40,8 @@ export class TranscriptFollower {
   private timer: NodeJS.Timeout | undefined;
   private lastDiscovery = 0;
   private busy = false;
+  private backfills = 0;
+  private cancelledBackfill: string | null = null;
 
   constructor(
     private readonly connection: Connection,
@@ -51,6 +61,16 @@ export class TranscriptFollower {
     clearInterval(this.timer);
   }
 
+  /** Stops the running backfill after the file being read; the files it did not reach are paused. */
+  cancelBackfill(id: string): void {
+    this.cancelledBackfill = id;
+  }
+
+  /** Reads what a cancelled backfill left unread, at the next check. */
+  resumeBackfill(): void {
+    for (const entry of this.followed.values()) entry.paused = false;
+  }
+
   private async tick(): Promise<void> {
     if (this.busy) return;
     this.busy = true;
@@ -59,7 +79,9 @@ export class TranscriptFollower {
         this.lastDiscovery = Date.now();
         await this.discover();
       }
-      for (const entry of this.followed.values()) await this.check(entry);
+      const fresh = [...this.followed.values()].filter((e) => e.fresh && !e.paused);
+      if (fresh.length) await this.backfill(fresh);
+      for (const entry of this.followed.values()) if (!entry.fresh && !entry.paused) await this.check(entry);
     } catch (error) {
       this.connection.console.error(`Following Claude Code transcripts failed: ${(error as Error).stack ?? String(error)}`);
     } finally {
@@ -71,7 +93,7 @@ export class TranscriptFollower {
     for (const project of this.projects.openProjects()) {
       await this.syncMemoryFiles(project);
       for (const file of await findTranscripts(project.root, this.env)) {
-        if (!this.followed.has(file.path)) this.followed.set(file.path, { project, file, size: -1, mtimeMs: -1 });
+        if (!this.followed.has(file.path)) this.followed.set(file.path, { project, file, size: -1, mtimeMs: -1, fresh: true, paused: false });
       }
     }
   }
@@ -94,25 +116,71 @@ export class TranscriptFollower {
     });
   }
 
-  private async check(entry: Followed): Promise<void> {
+  /** How much of a transcript has not been read yet, in bytes. */
+  private async unreadBytes(entry: Followed): Promise<number> {
+    try {
+      const size = (await stat(entry.file.path)).size;
+      return Math.max(0, size - (entry.project.ingestOffsets.get(entry.file.path)?.byteOffset ?? 0));
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Reads newly found transcripts: at start, the sessions that ran while the server was not
+   * running. Enough of them to take a while shows a cancellable progress notification; a
+   * cancelled backfill resumes at the next start (offsets are stored per file) or on request.
+   */
+  private async backfill(entries: Followed[]): Promise<void> {
+    const sized = await Promise.all(entries.map(async (entry) => ({ entry, bytes: await this.unreadBytes(entry) })));
+    const bytes = sized.reduce((sum, s) => sum + s.bytes, 0);
+    const visible = bytes >= BACKFILL_NOTIFY_BYTES;
+    const id = `backfill-${++this.backfills}`;
+    const files = sized.filter((s) => s.bytes > 0).length;
+    if (visible) await this.connection.sendNotification(BackfillProgressNotification.type, { state: 'begin', id, files, bytes });
+    let doneBytes = 0;
+    let doneFiles = 0;
+    let memories = 0;
+    for (const { entry, bytes: size } of sized) {
+      if (this.cancelledBackfill === id) {
+        entry.paused = true;
+        continue;
+      }
+      memories += await this.check(entry);
+      entry.fresh = false;
+      if (size === 0) continue;
+      doneBytes += size;
+      doneFiles++;
+      if (visible) await this.connection.sendNotification(BackfillProgressNotification.type, { state: 'report', id, doneFiles, doneBytes, files, bytes });
+    }
+    const cancelled = this.cancelledBackfill === id;
+    if (cancelled) this.connection.console.info(`Reading earlier Claude Code sessions was cancelled after ${doneFiles} of ${files}; the rest is read at the next start or on resume.`);
+    if (visible) await this.connection.sendNotification(BackfillProgressNotification.type, { state: 'end', id, cancelled, memories });
+  }
+
+  /** Ingests what is new in a transcript; returns how many memories that made. */
+  private async check(entry: Followed): Promise<number> {
     let info;
     try {
       info = await stat(entry.file.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       this.followed.delete(entry.file.path);
-      return;
+      return 0;
     }
-    if (info.size === entry.size && info.mtimeMs === entry.mtimeMs) return;
+    if (info.size === entry.size && info.mtimeMs === entry.mtimeMs) return 0;
     entry.size = info.size;
     entry.mtimeMs = info.mtimeMs;
+    let memories = 0;
     await this.capture.serialize(`ingesting ${entry.file.path}`, async () => {
       const result = await ingestTranscript(entry.project, this.capture.recorderFor(entry.project), entry.file);
       if (result.malformed) this.connection.console.warn(`${entry.file.path}: skipped ${result.malformed} malformed lines.`);
+      memories = result.memories;
       if (result.memories) {
         this.connection.console.info(`Ingested ${result.memories} memories from ${entry.file.path}.`);
         this.onIngested();
       }
     });
+    return memories;
   }
 }
