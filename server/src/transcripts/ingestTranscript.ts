@@ -1,3 +1,4 @@
+import { applyPatch, type StructuredPatch } from 'diff';
 import path from 'node:path';
 import type { ChangeRecorder } from '../capture/recordChange';
 import type { Project } from '../project';
@@ -37,6 +38,12 @@ function editedTexts(result: ToolUseResult): { filePath: string; before: string 
       ? result.originalFile.split(result.oldString).join(result.newString)
       : result.originalFile.replace(result.oldString, () => result.newString);
     return { filePath: result.filePath, before: result.originalFile, after };
+  }
+  if (result.kind === 'patch') {
+    const patch: StructuredPatch = { oldFileName: result.filePath, newFileName: result.filePath, oldHeader: '', newHeader: '', hunks: result.structuredPatch.map((h) => ({ ...h, lines: [...h.lines] })) };
+    const after = applyPatch(result.originalFile, patch);
+    // A patch that does not apply to the reported original says nothing reliable about the change.
+    return after === false ? null : { filePath: result.filePath, before: result.originalFile, after };
   }
   return null;
 }

@@ -53,8 +53,13 @@ const bashResult = z
   .object({ stdout: z.string(), stderr: z.string(), interrupted: z.boolean() })
   .transform((r) => ({ kind: 'bash' as const, ...r }));
 
-type KnownToolUseResult = z.output<typeof writeResult> | z.output<typeof editResult> | z.output<typeof bashResult>;
-const KNOWN_TOOL_RESULTS = [writeResult, editResult, bashResult] as const;
+/** Any other file edit that reports the file before and the patch (MultiEdit, NotebookEdit, future tools). */
+const patchResult = z
+  .object({ filePath: z.string(), originalFile: z.string(), structuredPatch })
+  .transform((r) => ({ kind: 'patch' as const, ...r }));
+
+type KnownToolUseResult = z.output<typeof writeResult> | z.output<typeof editResult> | z.output<typeof bashResult> | z.output<typeof patchResult>;
+const KNOWN_TOOL_RESULTS = [writeResult, editResult, bashResult, patchResult] as const;
 
 /** A tool's rich result; shapes Engram does not use (MCP content, errors as strings, …) are kept as `other`. */
 const toolUseResult = z.unknown().transform((value): KnownToolUseResult | { kind: 'other'; value: unknown } => {
