@@ -44,6 +44,8 @@ export class ChangeCapture {
     private readonly projects: ProjectRegistry,
     private readonly settings: ChangeCaptureSettings,
     private readonly onRecorded: () => void,
+    /** Told the new content of each file changed on disk (null: deleted), e.g. to re-find pinned code. */
+    private readonly onDiskContent: (project: Project, path: string, text: string | null) => void = () => undefined,
   ) {
     documents.onDidOpen((event) => this.enqueue(`opening ${event.document.uri}`, () => this.prepareOpenedFile(event.document.uri)));
     documents.onDidSave((event) => this.enqueue(`saving ${event.document.uri}`, () => this.captureSave(event.document)));
@@ -232,6 +234,7 @@ export class ChangeCapture {
     const { recorder } = this.captureFor(project);
     if (type === FileChangeType.Deleted) {
       const outcome = await recorder.record(relative, null, 'disk', { size: 0, mtimeMs: Date.now() });
+      this.onDiskContent(project, relative, null);
       if (outcome.kind === 'recorded') this.onRecorded();
       return;
     }
@@ -242,6 +245,7 @@ export class ChangeCapture {
     }
     const state = (await fileState(file)) ?? { size: read.bytes, mtimeMs: Date.now() };
     const outcome = await recorder.record(relative, read.text, 'disk', state, { isNew: type === FileChangeType.Created });
+    this.onDiskContent(project, relative, read.text);
     if (outcome.kind === 'recorded') this.onRecorded();
   }
 
@@ -252,6 +256,7 @@ export class ChangeCapture {
       const read = change.type === FileChangeType.Deleted ? null : await readCapturable(change.file);
       const state = read?.ok ? await fileState(change.file) : null;
       recorder.remember(change.path, read?.ok ? read.text : null, state ?? { size: read?.ok ? read.bytes : 0, mtimeMs: Date.now() });
+      if (!read || read.ok) this.onDiskContent(project, change.path, read?.ok ? read.text : null);
     }
     const paths = list.map((c) => c.path).sort();
     const shown = paths.slice(0, BULK_LIST_LIMIT);

@@ -2,6 +2,7 @@ import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocumen
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
+import { AnchorKeeper } from '../anchors/anchorKeeper';
 import { ChangeCapture } from './changeCapture';
 import { provideCodeLenses } from './codeLens';
 import { provideHover } from './hover';
@@ -9,6 +10,10 @@ import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
 import { TranscriptFollower } from './transcriptFollower';
+
+function lineLength(document: TextDocument, line: number): number {
+  return document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length;
+}
 
 /** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
 const EXTERNAL_WRITE_POLL_MS = 1000;
@@ -19,7 +24,28 @@ const EXTERNAL_WRITE_POLL_MS = 1000;
  */
 export function runLanguageServer(): Connection {
   const connection = createConnection(ProposedFeatures.all);
-  const documents = new TextDocuments(TextDocument);
+  const anchors = new AnchorKeeper(() => {
+    if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+  });
+  // Each incremental edit also shifts the pinned selections of the document, before it is applied.
+  const documents = new TextDocuments<TextDocument>({
+    create: TextDocument.create,
+    update: (document, changes, version) => {
+      for (const change of changes) {
+        if ('range' in change) anchors.edited(document.uri, [change], (_, line) => lineLength(document, line));
+        TextDocument.update(document, [change], version);
+        if (!('range' in change)) reopenAnchors(document);
+      }
+      return document;
+    },
+  });
+  const reopenAnchors = (document: TextDocument) => {
+    const file = projects.fileFor(document.uri);
+    if (file) anchors.opened(document.uri, file.project, file.path, document.getText());
+  };
+  documents.onDidOpen((event) => reopenAnchors(event.document));
+  documents.onDidSave((event) => anchors.saved(event.document.uri, event.document.getText()));
+  documents.onDidClose((event) => anchors.closed(event.document.uri));
   let codeLensRefresh = false;
   let capture: ChangeCapture | undefined;
   let transcripts: TranscriptFollower | undefined;
@@ -76,7 +102,7 @@ export function runLanguageServer(): Connection {
       if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
       sendStatus();
     };
-    capture = new ChangeCapture(connection, documents, projects, settings, onRecorded);
+    capture = new ChangeCapture(connection, documents, projects, settings, onRecorded, (project, path, text) => anchors.changedOnDisk(project, path, text));
     transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
     return {
       capabilities: {

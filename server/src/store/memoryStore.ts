@@ -128,6 +128,8 @@ export class MemoryStore {
     all: Statement;
     constraintsForFile: Statement;
     forFile: Statement;
+    untaggedConstraints: Statement;
+    anchoredAt: Statement;
     search: Statement;
     recent: Statement;
     setPin: Statement;
@@ -172,6 +174,11 @@ export class MemoryStore {
         WHERE m.kind = 'constraint' AND m.status = 'active'
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
+      untaggedConstraints: db.prepare(`${SELECT_MEMORY}
+        WHERE m.kind = 'constraint' AND m.status = 'active'
+          AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND a.path IS NULL
+        ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
+      anchoredAt: db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND m.status = 'active' ORDER BY a.start_line`),
       forFile: db.prepare(`${SELECT_MEMORY}
         WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT @limit`),
@@ -248,6 +255,16 @@ export class MemoryStore {
   /** Active constraints tagged with a file: hard pins first. */
   constraintsForFile(path: string): Memory[] {
     return (this.statements.constraintsForFile.all({ path }) as MemoryRow[]).map(rowToMemory);
+  }
+
+  /** Active constraints tagged with no file: project-wide ones and glob-scoped ones (`meta.glob`). */
+  untaggedConstraints(): Memory[] {
+    return (this.statements.untaggedConstraints.all() as MemoryRow[]).map(rowToMemory);
+  }
+
+  /** Active memories anchored in a file (pinned selections), top to bottom. */
+  anchoredAt(path: string): Memory[] {
+    return (this.statements.anchoredAt.all({ path }) as MemoryRow[]).map(rowToMemory);
   }
 
   forFile(path: string, limit: number): Memory[] {
