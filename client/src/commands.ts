@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { Commands, GetMemoriesRequest } from '../../server/src/protocol';
+import { Commands, GetMemoriesRequest, SetPinRequest } from '../../server/src/protocol';
+import { pinSelection } from './pinSelection';
 import type { MemoryServer } from './server/memoryServer';
 import { StatsPanel } from './views/statsPanel';
 
@@ -12,6 +13,19 @@ export function registerCommands(context: vscode.ExtensionContext, server: Memor
 
   context.subscriptions.push(
     vscode.commands.registerCommand(Commands.showStats, () => StatsPanel.show(context.extensionUri, server, log)),
+
+    vscode.commands.registerCommand(Commands.pinSelection, () => pinSelection(server)),
+
+    // From a hover link: unpin, with a way back.
+    vscode.commands.registerCommand(Commands.unpin, async (uri: string, id: string) => {
+      const client = needClient();
+      if (!client || typeof id !== 'string') return;
+      const before = (await client.sendRequest(GetMemoriesRequest.type, { uri, ids: [id] }))[0];
+      const memory = await client.sendRequest(SetPinRequest.type, { uri, id, pin: 'none' });
+      if (!memory || !before) return;
+      const choice = await vscode.window.showInformationMessage(`Engram: unpinned "${memory.title}".`, 'Undo');
+      if (choice) await client.sendRequest(SetPinRequest.type, { uri, id, pin: before.pin });
+    }),
 
     vscode.commands.registerCommand(Commands.restartServer, async () => {
       log.info('Restarting the memory server on request.');

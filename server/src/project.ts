@@ -5,7 +5,11 @@ import { MemoryStore } from './store/memoryStore';
 import { SessionStore } from './store/sessionStore';
 import { SnapshotStore } from './store/snapshotStore';
 import { IngestOffsetStore } from './store/ingestOffsetStore';
+import { LifecycleStore } from './store/lifecycleStore';
+import { InjectionStore } from './store/injectionStore';
+import { UsageStore } from './store/usageStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
+import type { RecallWeights } from './recall/weights';
 
 /** One project's memory: its root folder, its database file and the store over it. */
 export interface Project {
@@ -17,6 +21,14 @@ export interface Project {
   readonly sessions: SessionStore;
   /** How far each transcript has been read. */
   readonly ingestOffsets: IngestOffsetStore;
+  /** Archiving, forgetting, restoring and purging memories, and ranking them for eviction. */
+  readonly lifecycle: LifecycleStore;
+  /** Shown / acted-on counts per memory, for recall's usage score. */
+  readonly usage: UsageStore;
+  /** What each agent session was given. */
+  readonly injections: InjectionStore;
+  /** Recall's weights, from the user's settings (`$ENGRAM_HOME/config.json`). */
+  readonly recallWeights: RecallWeights;
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
   /** Problems the user must hear about from opening it (a corrupt file moved aside, a bad config). */
@@ -39,7 +51,11 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     snapshots: new SnapshotStore(db),
     sessions: new SessionStore(db),
     ingestOffsets: new IngestOffsetStore(db),
+    lifecycle: new LifecycleStore(db),
+    usage: new UsageStore(db),
+    injections: new InjectionStore(db),
     redactor,
+    recallWeights: config.recall.weights,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
     close: () => db.close(),

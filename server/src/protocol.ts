@@ -49,7 +49,13 @@ export interface MemorySummary {
   readonly body: string;
   readonly why: string | null;
   readonly pin: PinLevel;
+  readonly source: Memory['source'];
+  readonly status: MemoryStatus;
   readonly files: readonly string[];
+  readonly symbols: readonly string[];
+  /** Pinned code, 0-based lines, when the memory has an anchor. */
+  readonly anchor: { readonly path: string; readonly startLine: number; readonly endLine: number; readonly stale: boolean } | null;
+  readonly createdAt: number;
   readonly updatedAt: number;
 }
 
@@ -73,9 +79,96 @@ export function summarize(memory: Memory): MemorySummary {
     body: memory.body,
     why: memory.why,
     pin: memory.pin,
+    source: memory.source,
+    status: memory.status,
     files: memory.files,
+    symbols: memory.symbols,
+    anchor: memory.anchor ? { path: memory.anchor.path, startLine: memory.anchor.range.startLine, endLine: memory.anchor.range.endLine, stale: memory.anchor.stale } : null,
+    createdAt: memory.createdAt,
     updatedAt: memory.updatedAt,
   };
+}
+
+export interface RecallParams {
+  /** The document in focus (decides the project); without it, the first open project. */
+  readonly uri?: string;
+  readonly position?: { readonly line: number; readonly character: number };
+  readonly query?: string;
+  /** Other documents open in the editor. */
+  readonly openUris?: readonly string[];
+  readonly kinds?: readonly MemoryKind[];
+  readonly budget?: number;
+  readonly limit?: number;
+  readonly sessionId?: string;
+  readonly includeArchived?: boolean;
+}
+
+export interface RecalledMemory {
+  readonly memory: MemorySummary;
+  readonly score: number;
+  readonly explanation: readonly { readonly reason: string; readonly points: number }[];
+}
+
+export interface RecallResult {
+  readonly symbol: string | null;
+  readonly results: readonly RecalledMemory[];
+  readonly context: { readonly text: string; readonly tokens: number; readonly ids: readonly string[] } | null;
+}
+
+/** Client → server: recall for a place in the code and/or a query (docs/recall.md). */
+export namespace RecallRequest {
+  export const method = 'engram/recall';
+  export const type = new RequestType<RecallParams, RecallResult, void>(method);
+}
+
+export const PIN_SCOPES = ['code', 'symbol', 'file', 'glob', 'project'] as const;
+export type PinScope = (typeof PIN_SCOPES)[number];
+
+export interface PinSuggestionParams {
+  readonly uri: string;
+  readonly range: { readonly start: { readonly line: number; readonly character: number }; readonly end: { readonly line: number; readonly character: number } };
+}
+
+export interface PinSuggestion {
+  /** Prefill for the rule: a comment in or just above the selection, else the selected text. */
+  readonly rule: string;
+  /** The declaration the selection is in, for the "this symbol" scope. */
+  readonly symbol: string | null;
+  /** Project-relative path of the document. */
+  readonly path: string;
+}
+
+/** Client → server: what to prefill when pinning a selection. */
+export namespace PinSuggestionRequest {
+  export const method = 'engram/pinSuggestion';
+  export const type = new RequestType<PinSuggestionParams, PinSuggestion | null, void>(method);
+}
+
+export interface PinConstraintParams extends PinSuggestionParams {
+  readonly rule: string;
+  readonly scope: PinScope;
+  /** For scope 'glob': project-relative glob. */
+  readonly glob?: string;
+  readonly strength: 'hard' | 'soft';
+  readonly why?: string;
+}
+
+/** Client → server: "Engram: Pin Selection as Constraint". */
+export namespace PinConstraintRequest {
+  export const method = 'engram/pinConstraint';
+  export const type = new RequestType<PinConstraintParams, MemorySummary, void>(method);
+}
+
+export interface SetPinParams {
+  readonly uri: string;
+  readonly id: string;
+  readonly pin: PinLevel;
+}
+
+/** Client → server: pin or unpin a memory (hover and panel actions). */
+export namespace SetPinRequest {
+  export const method = 'engram/setPin';
+  export const type = new RequestType<SetPinParams, MemorySummary | null, void>(method);
 }
 
 /**
@@ -113,6 +206,8 @@ export type StatsViewRequest = { readonly type: 'ready' } | { readonly type: 're
 /** Command ids that server-made CodeLenses and hover links refer to. */
 export const Commands = {
   showMemories: 'engram.showMemories',
+  pinSelection: 'engram.pinSelection',
+  unpin: 'engram.unpin',
   showStats: 'engram.showStats',
   restartServer: 'engram.restartServer',
 } as const;

@@ -184,6 +184,61 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     assert.deepEqual(memory.symbols, ['OrderService.total']);
   });
 
+  it('pins a selection as a constraint: hover and CodeLens show it, it follows lines inserted above, and goes stale when deleted', async () => {
+    const page = workbench.page;
+    await openFile(page, 'src/pool.ts');
+    const goTo = async (line: number) => {
+      await page.keyboard.press('Control+G');
+      await page.keyboard.type(String(line));
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('Home');
+    };
+    await goTo(14);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+    await runCommand(page, 'Engram: Pin Selection as Constraint', { waitForClose: false });
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('release() must never grow the pool past options.max');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'This code' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Hard' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+
+    const hover = await hoverOnLine(page, 15, 'idle', { expect: /never grow the pool/ });
+    assert.match(hover, /Engram · hard-pinned constraint/);
+    assert.match(hover, /Unpin/);
+    const lenses = await eventually('the pin CodeLens', async () => {
+      const texts = await codeLensTexts(page);
+      return texts.some((t) => t.includes('hard constraint: release() must never grow')) ? texts : undefined;
+    });
+    assert.ok(lenses.some((l) => /^Engram: 1 constraint/.test(l)), JSON.stringify(lenses));
+    await screenshot(page, 'pin-selection-hover');
+
+    await goTo(1);
+    await page.keyboard.type('// added above, line one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('// added above, line two');
+    await page.keyboard.press('Enter');
+    const moved = await hoverOnLine(page, 17, 'idle', { expect: /never grow the pool/ });
+    assert.match(moved, /release\(\) must never grow the pool/);
+
+    await goTo(16);
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Delete');
+    const stale = await eventually('a stale CodeLens', async () => (await codeLensTexts(page)).find((t) => t.includes('stale constraint')));
+    assert.match(stale, /stale constraint \(its code is gone\): release\(\) must never grow the pool/);
+    await page.keyboard.press('Control+S');
+    const stored = await eventually('the stale anchor saved', async () => {
+      const result = await runEngram(['recall', '--file', 'src/pool.ts', '--json', '--limit', '50'], { env: { ...process.env, ENGRAM_HOME: engramHome }, cwd: demoDir });
+      const pin = (JSON.parse(result.stdout).results as { title: string; anchor: { stale: boolean } | null }[]).find((m) => m.title.startsWith('release() must never'));
+      return pin?.anchor?.stale ? pin : undefined;
+    });
+    assert.equal(stored.anchor!.stale, true);
+    await screenshot(page, 'pin-selection-stale');
+  });
+
   it('leaves no memory server behind when VS Code stops', async () => {
     await runCommand(workbench.page, 'Engram: Show Memory Stats');
     const pid = await eventually('a live memory server pid in the stats view', async () => {

@@ -45,7 +45,8 @@ describe('capturing changes to the code as diff memories', () => {
   async function diffMemories(file: string): Promise<RecalledMemory[]> {
     const result = await runEngram(['recall', '--file', file, '--json', '--limit', '50'], { env, cwd: root });
     assert.equal(result.code, 0, result.stderr);
-    return (JSON.parse(result.stdout).results as RecalledMemory[]).filter((m) => m.kind === 'diff' || m.kind === 'summary');
+    // Recall also brings memories of neighbouring files: keep this file's.
+    return (JSON.parse(result.stdout).results as RecalledMemory[]).filter((m) => (m.kind === 'diff' || m.kind === 'summary') && (m.kind === 'summary' || m.files.includes(file)));
   }
 
   async function saveInEditor(text: string): Promise<void> {
@@ -212,7 +213,8 @@ describe('renames and secrets in captured files', () => {
 
   async function recall(file: string): Promise<{ title: string; files: string[]; body: string }[]> {
     const result = await runEngram(['recall', '--file', file, '--json', '--limit', '50'], { env, cwd: root });
-    return JSON.parse(result.stdout).results;
+    // Recall also brings memories of neighbouring files: keep this file's.
+    return (JSON.parse(result.stdout).results as { title: string; files: string[]; body: string }[]).filter((m) => m.files.includes(file));
   }
 
   const eventually = <T>(what: string, probe: () => Promise<T | undefined>) => waitFor(what, probe, { context: () => `server stderr: ${lsp.stderr()}` });

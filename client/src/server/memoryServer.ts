@@ -9,13 +9,13 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { ServerStatusNotification, StatsRequest, type StatsResult } from '../../../server/src/protocol';
+import { Commands, ServerStatusNotification, StatsRequest, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
 /** Settings the server reads at start: changing one restarts it. */
-const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact'] as const;
+const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall'] as const;
 
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
@@ -143,7 +143,10 @@ export class MemoryServer implements vscode.Disposable {
           bulkThreshold: settings.get<number>('capture.bulkThreshold', 20),
         },
         redact: { patterns: settings.get<string[]>('redact.patterns', []) },
+        recall: { weights: settings.get<Record<string, number>>('recall.weights', {}) },
       },
+      // Hover links may run these commands, and only these.
+      markdown: { isTrusted: { enabledCommands: [Commands.showMemories, Commands.unpin] }, supportHtml: false },
     };
     return new LanguageClient('engram', 'Engram Memory Server', serverOptions, clientOptions);
   }

@@ -1,38 +1,71 @@
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AnchorKeeper } from '../anchors/anchorKeeper';
+import { governingConstraints } from '../constraints/governing';
+import type { Memory } from '../memory/types';
 import { Commands } from '../protocol';
+import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
+
+export interface CodeLensDeps {
+  readonly projects: ProjectRegistry;
+  readonly anchors: AnchorKeeper;
+  readonly declarations: DocumentDeclarations;
+  readonly document: (uri: string) => TextDocument | undefined;
+}
+
+const FILE_MEMORIES = 500;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+function counts(constraints: number, memories: number): string {
+  return [constraints ? plural(constraints, 'constraint') : '', memories ? plural(memories, 'memory').replace('memorys', 'memories') : ''].filter(Boolean).join(' · ');
+}
+
+function lens(line: number, title: string, uri: string, ids: readonly string[]): CodeLens {
+  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title, command: Commands.showMemories, arguments: [uri, ids] } };
+}
+
 /**
- * One lens at the top of a file that has constraints ("Engram: 2 constraints"), and one above
- * each pinned selection, naming its rule.
+ * CodeLenses: at the top of a file, "Engram: 2 constraints · 7 memories" (everything that
+ * applies to it); above each declaration with memories, its own counts; above each pinned
+ * selection, its rule (where it is now, following unsaved edits), and stale pins at the top.
  */
-export function provideCodeLenses(projects: ProjectRegistry, params: CodeLensParams): CodeLens[] {
+export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensParams): Promise<CodeLens[]> {
   const uri = params.textDocument.uri;
-  const file = projects.fileFor(uri);
+  const file = deps.projects.fileFor(uri);
   if (!file) return [];
-  const constraints = file.project.store.constraintsForFile(file.path);
-  if (constraints.length === 0) return [];
-  const top: CodeLens = {
-    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-    command: {
-      title: `Engram: ${plural(constraints.length, 'constraint')}`,
-      command: Commands.showMemories,
-      arguments: [uri, constraints.map((c) => c.id)],
-    },
-  };
-  const anchored = constraints
-    .filter((c) => c.anchor?.path === file.path)
-    .map((c): CodeLens => {
-      const line = c.anchor!.range.startLine;
-      const label = c.anchor!.stale ? 'stale constraint' : c.pin === 'none' ? 'constraint' : `${c.pin} constraint`;
-      return {
-        range: { start: { line, character: 0 }, end: { line, character: 0 } },
-        command: { title: `$(pin) ${label}: ${c.title}`, command: Commands.showMemories, arguments: [uri, [c.id]] },
-      };
-    });
-  return [top, ...anchored];
+  const constraints = governingConstraints(file.project.store, file.path);
+  const memories = file.project.store.forFile(file.path, FILE_MEMORIES).filter((m) => m.kind !== 'constraint');
+  if (!constraints.length && !memories.length) return [];
+  const lenses: CodeLens[] = [lens(0, `Engram: ${counts(constraints.length, memories.length)}`, uri, [...constraints, ...memories].map((m) => m.id))];
+
+  const live = deps.anchors.liveAnchors(uri);
+  for (const c of constraints) {
+    if (!c.anchor || c.anchor.path !== file.path) continue;
+    const current = live?.get(c.id);
+    const stale = current ? current.stale : c.anchor.stale;
+    const line = stale ? 0 : current ? current.span.start : c.anchor.range.startLine;
+    const label = stale ? 'stale constraint (its code is gone)' : c.pin === 'none' ? 'constraint' : `${c.pin} constraint`;
+    lenses.push(lens(line, `$(pin) ${label}: ${c.title}`, uri, [c.id]));
+  }
+
+  const document = deps.document(uri);
+  if (document) {
+    const bySymbol = new Map<string, Memory[]>();
+    for (const m of [...constraints.filter((c) => c.files.includes(file.path)), ...memories]) {
+      for (const s of m.symbols) bySymbol.set(s, [...(bySymbol.get(s) ?? []), m]);
+    }
+    if (bySymbol.size) {
+      for (const decl of await deps.declarations.of(document, file.path)) {
+        const tagged = bySymbol.get(decl.name);
+        if (!tagged) continue;
+        const nConstraints = tagged.filter((m) => m.kind === 'constraint').length;
+        lenses.push(lens(decl.startLine, counts(nConstraints, tagged.length - nConstraints), uri, tagged.map((m) => m.id)));
+      }
+    }
+  }
+  return lenses;
 }

@@ -1,17 +1,76 @@
 import type { Hover, HoverParams } from 'vscode-languageserver';
-import { rangeContainsLine } from '../anchors/anchorFromText';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { AnchorKeeper } from '../anchors/anchorKeeper';
+import { governingConstraints } from '../constraints/governing';
+import { scopeOf } from '../constraints/scope';
+import type { Memory } from '../memory/types';
+import { recall } from '../recall/recall';
+import { Commands } from '../protocol';
+import { constraintMarkdown, describeAge, escapeMarkdown } from './constraintText';
+import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
-import { constraintMarkdown } from './constraintText';
 
-/** Hover on code governed by anchored constraints: each constraint, hard pins first. */
-export function provideHover(projects: ProjectRegistry, params: HoverParams): Hover | null {
-  const file = projects.fileFor(params.textDocument.uri);
-  if (!file) return null;
-  const governing = file.project.store
-    .constraintsForFile(file.path)
-    .filter((c) => c.anchor && c.anchor.path === file.path && rangeContainsLine(c.anchor.range, params.position.line));
-  if (governing.length === 0) return null;
-  return {
-    contents: { kind: 'markdown', value: governing.map((c) => constraintMarkdown(c)).join('\n\n---\n\n') },
-  };
+const TOP_MEMORIES = 3;
+
+export interface HoverDeps {
+  readonly projects: ProjectRegistry;
+  readonly anchors: AnchorKeeper;
+  readonly declarations: DocumentDeclarations;
+  readonly document: (uri: string) => TextDocument | undefined;
+}
+
+function commandLink(title: string, command: string, args: readonly unknown[]): string {
+  return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))})`;
+}
+
+/** Does the constraint govern this line: pinned code around it (where it is now), or the symbol it is in? */
+function governsLine(constraint: Memory, line: number, symbol: string | null, live: ReturnType<AnchorKeeper['liveAnchors']>): boolean {
+  const scope = scopeOf(constraint);
+  if (scope.kind === 'code') {
+    const current = live?.get(constraint.id);
+    const span = current ? current.span : { start: scope.anchor.range.startLine, end: scope.anchor.range.endLine };
+    const stale = current ? current.stale : scope.anchor.stale;
+    return !stale && line >= span.start && line <= span.end;
+  }
+  if (scope.kind === 'symbol' && symbol) return scope.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`));
+  return false;
+}
+
+function memoryLine(memory: Memory, uri: string, now: number): string {
+  const why = memory.why ? ` — _why:_ ${escapeMarkdown(memory.why.length > 200 ? `${memory.why.slice(0, 199)}…` : memory.why)}` : '';
+  return `- **${memory.kind}** · ${escapeMarkdown(memory.title)}${why} · _${describeAge(memory.updatedAt, now)}_ ${commandLink('open', Commands.showMemories, [uri, [memory.id]])}`;
+}
+
+/**
+ * Hover on code governed by constraints (pinned code under the cursor, or the symbol it is in):
+ * each constraint with rule, scope, pin, age and origin, and links to open or unpin it; then the
+ * top three memories of the symbol under the cursor with their why. Constraints that apply to
+ * the whole file, a glob or the project show in the file's CodeLens, not on every line.
+ */
+export async function provideHover(deps: HoverDeps, params: HoverParams, now: number = Date.now()): Promise<Hover | null> {
+  const uri = params.textDocument.uri;
+  const file = deps.projects.fileFor(uri);
+  const document = deps.document(uri);
+  if (!file || !document) return null;
+  const line = params.position.line;
+  const symbol = await deps.declarations.symbolAt(document, file.path, line);
+  const live = deps.anchors.liveAnchors(uri);
+  const governing = governingConstraints(file.project.store, file.path).filter((c) => governsLine(c, line, symbol, live));
+  const memories = symbol
+    ? recall(file.project.store, { file: file.path, line, symbol, limit: 12 }, { weights: file.project.recallWeights, now })
+        .filter((r) => r.memory.kind !== 'constraint' && r.memory.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`)))
+        .slice(0, TOP_MEMORIES)
+    : [];
+  if (!governing.length && !memories.length) return null;
+
+  const sections: string[] = [];
+  for (const constraint of governing) {
+    const actions = [commandLink('Open in panel', Commands.showMemories, [uri, [constraint.id]])];
+    if (constraint.pin !== 'none') actions.push(commandLink('Unpin', Commands.unpin, [uri, constraint.id]));
+    sections.push(`${constraintMarkdown(constraint, now)}\n\n${actions.join(' · ')}`);
+  }
+  if (memories.length) {
+    sections.push([`**Engram · memories of \`${escapeMarkdown(symbol!)}\`**`, '', ...memories.map((r) => memoryLine(r.memory, uri, now))].join('\n'));
+  }
+  return { contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') } };
 }

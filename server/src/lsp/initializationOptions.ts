@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recallWeightsSchema, type RecallWeights } from '../recall/weights';
 import type { ChangeCaptureSettings } from './changeCapture';
 
 /** What the extension passes at startup (from `engram.*` settings); validated at the boundary. */
@@ -12,18 +13,20 @@ const optionsSchema = z
       })
       .prefault({}),
     redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
+    recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
   })
   .prefault({});
 
 export type InitializationOptions = z.infer<typeof optionsSchema>;
 
-export function parseInitializationOptions(raw: unknown): { settings: ChangeCaptureSettings; redactPatterns: readonly string[]; problem: string | null } {
+export function parseInitializationOptions(raw: unknown): { settings: ChangeCaptureSettings; redactPatterns: readonly string[]; recallWeights: RecallWeights; problem: string | null } {
   const parsed = optionsSchema.safeParse(raw ?? {});
   const options = parsed.success ? parsed.data : optionsSchema.parse({});
   const { capture } = options;
   return {
     settings: { coalesceWindowMs: capture.coalesceMinutes * 60_000, exclude: capture.exclude, bulkThreshold: capture.bulkThreshold },
     redactPatterns: options.redact.patterns,
+    recallWeights: options.recall.weights,
     problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   };
 }

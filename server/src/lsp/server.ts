@@ -3,6 +3,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
 import { AnchorKeeper } from '../anchors/anchorKeeper';
+import { DocumentDeclarations } from './documentDeclarations';
+import { registerMemoryRequests } from './memoryRequests';
 import { ChangeCapture } from './changeCapture';
 import { provideCodeLenses } from './codeLens';
 import { provideHover } from './hover';
@@ -85,11 +87,11 @@ export function runLanguageServer(): Connection {
   }
 
   connection.onInitialize((params) => {
-    const { settings, redactPatterns, problem } = parseInitializationOptions(params.initializationOptions);
+    const { settings, redactPatterns, recallWeights, problem } = parseInitializationOptions(params.initializationOptions);
     if (problem) connection.console.warn(problem);
-    // Before any project opens: every Engram process (CLI, hooks, MCP) redacts with the same patterns.
+    // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
-      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] } })) connection.console.info(`Saved redaction patterns to ${configFile()}.`);
+      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights } })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
     } catch (error) {
       connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
     }
@@ -145,8 +147,15 @@ export function runLanguageServer(): Connection {
   connection.onNotification(CancelBackfillNotification.type, (params) => transcripts?.cancelBackfill(params.id));
   connection.onNotification(ResumeBackfillNotification.type, () => transcripts?.resumeBackfill());
 
-  connection.onHover((params) => provideHover(projects, params));
-  connection.onCodeLens((params) => provideCodeLenses(projects, params));
+  const declarations = new DocumentDeclarations();
+  documents.onDidClose((event) => declarations.forget(event.document.uri));
+  const editorDeps = { projects, anchors, declarations, document: (uri: string) => documents.get(uri) };
+  connection.onHover((params) => provideHover(editorDeps, params));
+  connection.onCodeLens((params) => provideCodeLenses(editorDeps, params));
+  registerMemoryRequests(connection, editorDeps, () => {
+    if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+    sendStatus();
+  });
 
   connection.onRequest(StatsRequest.type, (): StatsResult => ({
     projects: projects.openProjects().map((p) => ({ root: p.root, databaseFile: p.databaseFile, schemaVersion: p.store.schemaVersion(), ...p.store.counts() })),

@@ -1,15 +1,34 @@
-import type { Memory } from '../memory/types';
-import type { MemoryStore } from '../store/memoryStore';
-import { rangeContainsLine } from '../anchors/anchorFromText';
+import path from 'node:path';
+import type { Memory, MemoryKind } from '../memory/types';
+import { globMatches } from '../constraints/scope';
+import type { CandidateRow, MemoryStore } from '../store/memoryStore';
+import type { Usage, UsageStore } from '../store/usageStore';
 import { toFtsQuery } from './terms';
+import { DEFAULT_WEIGHTS, KIND_WEIGHT, type RecallWeights } from './weights';
 
 export interface RecallRequest {
+  /** Free text: a question, a prompt, identifiers. */
   readonly query?: string;
   /** Project-relative path of the file in focus. */
   readonly file?: string;
   /** Zero-based line in `file`. */
   readonly line?: number;
+  /** Qualified name of the declaration at the cursor (`Parser.parseExpr`), when known. */
+  readonly symbol?: string;
+  /** Other files open in the editor, project-relative. */
+  readonly openFiles?: readonly string[];
+  readonly kinds?: readonly MemoryKind[];
+  /** Explicit searches also find archived memories (ranked lower); auto-context never does. */
+  readonly includeArchived?: boolean;
   readonly limit: number;
+}
+
+export interface RecallOptions {
+  readonly weights?: RecallWeights;
+  readonly now?: number;
+  readonly usage?: UsageStore;
+  /** Memories to leave out (e.g. what an agent session was already given). */
+  readonly exclude?: ReadonlySet<string>;
 }
 
 /** One named part of a score, so every result can say why it ranked where it did. */
@@ -24,52 +43,140 @@ export interface ScoredMemory {
   readonly explanation: readonly ScorePart[];
 }
 
-const CANDIDATES = 200;
+const TEXT_CANDIDATES = 100;
+const FILE_CANDIDATES = 100;
+const FOLDER_CANDIDATES = 50;
+const SYMBOL_CANDIDATES = 50;
+const OPEN_FILE_CANDIDATES = 20;
+const MAX_OPEN_FILES = 8;
+const RECENT_CANDIDATES = 100;
 const DAY_MS = 86_400_000;
-
-/**
- * Recall v1: full-text relevance, file and line match, pin level and recency, summed. The
- * weights are deliberately simple here and become settings with the full scoring model.
- */
-export function recall(store: MemoryStore, request: RecallRequest, now: number = Date.now()): ScoredMemory[] {
-  const parts = new Map<string, { memory: Memory; explanation: ScorePart[] }>();
-  const add = (memory: Memory, part: ScorePart) => {
-    if (memory.status !== 'active') return;
-    const entry = parts.get(memory.id) ?? { memory, explanation: [] };
-    entry.explanation.push(part);
-    parts.set(memory.id, entry);
-  };
-
-  const ftsQuery = request.query ? toFtsQuery(request.query) : null;
-  if (ftsQuery) {
-    for (const { memory, rank } of store.search(ftsQuery, CANDIDATES)) {
-      // bm25 ranks are negative, lower is better; any match earns 1, relevance up to 2 more.
-      add(memory, { reason: 'text match', points: round(1 + 2 * (1 - Math.exp(rank / 5))) });
-    }
-  }
-  if (request.file) {
-    for (const memory of store.forFile(request.file, CANDIDATES)) {
-      add(memory, { reason: `tagged with ${request.file}`, points: 2 });
-      if (request.line !== undefined && memory.anchor && !memory.anchor.stale && rangeContainsLine(memory.anchor.range, request.line)) {
-        add(memory, { reason: `anchored at line ${request.line + 1}`, points: 2 });
-      }
-    }
-  }
-  if (!ftsQuery && !request.file) {
-    for (const memory of store.recent(CANDIDATES)) add(memory, { reason: 'recent', points: 0 });
-  }
-
-  const scored: ScoredMemory[] = [];
-  for (const { memory, explanation } of parts.values()) {
-    if (memory.pin !== 'none') explanation.push({ reason: `${memory.pin} pin`, points: memory.pin === 'hard' ? 3 : 1.5 });
-    const ageDays = Math.max(0, now - memory.updatedAt) / DAY_MS;
-    explanation.push({ reason: `updated ${Math.round(ageDays)} d ago`, points: round(Math.exp(-ageDays / 30)) });
-    scored.push({ memory, score: round(explanation.reduce((sum, p) => sum + p.points, 0)), explanation });
-  }
-  scored.sort((a, b) => b.score - a.score || b.memory.updatedAt - a.memory.updatedAt);
-  return scored.slice(0, request.limit);
-}
+const ARCHIVED_PENALTY = 0.5;
+/** Relevance of a candidate found by nothing but recency (no query, no file). */
+const BASE_RELEVANCE = 0.1;
+/** The priors' total at which relevance doubles: about their sum at default weights. */
+const PRIOR_SCALE = 5.5;
+const MIN_MULTIPLIER = 0.25;
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+function folderOf(file: string): string {
+  const dir = path.posix.dirname(file);
+  return dir === '.' ? '' : dir;
+}
+
+/** 1 for the file itself, 0.5 for its folder, 0.3 for a file open in the editor, else 0. */
+function fileProximity(row: CandidateRow, request: RecallRequest): ScorePart | null {
+  const { file } = request;
+  if (file) {
+    if (row.files.includes(file) || row.anchor?.path === file) return { reason: `about ${file}`, points: 1 };
+    if (row.glob && globMatches(row.glob, file)) return { reason: `applies to ${row.glob}`, points: 1 };
+    const folder = folderOf(file);
+    if (row.files.some((f) => folderOf(f) === folder)) return { reason: `same folder as ${file}`, points: 0.5 };
+  }
+  const open = request.openFiles?.find((f) => row.files.includes(f));
+  return open ? { reason: `about ${open}, open in the editor`, points: 0.3 } : null;
+}
+
+/** A constraint with no file or glob governs every file. */
+function projectWide(row: CandidateRow, request: RecallRequest): ScorePart | null {
+  if (!request.file || row.kind !== 'constraint' || row.files.length || row.anchor || row.glob) return null;
+  return { reason: 'applies to the whole project', points: 1 };
+}
+
+/** 1 for the symbol at the cursor (or pinned code under it), 0.6 for its container or members. */
+function symbolMatch(row: CandidateRow, request: RecallRequest): ScorePart | null {
+  if (request.line !== undefined && row.anchor && !row.anchor.stale && row.anchor.path === request.file && request.line >= row.anchor.startLine && request.line <= row.anchor.endLine) {
+    return { reason: `pinned to line ${request.line + 1}`, points: 1 };
+  }
+  const symbol = request.symbol;
+  if (!symbol) return null;
+  if (row.symbols.includes(symbol)) return { reason: `about ${symbol}`, points: 1 };
+  const related = row.symbols.find((s) => symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`));
+  return related ? { reason: `about ${related}, related to ${symbol}`, points: 0.6 } : null;
+}
+
+/** Laplace-smoothed share of showings that were acted on, centred on 0: [-1, 1]. */
+function usageScore(usage: Usage | undefined): ScorePart | null {
+  if (!usage || usage.shown === 0) return null;
+  const points = 2 * ((usage.acted + 1) / (usage.shown + 2) - 0.5);
+  return { reason: `shown ${usage.shown}×, used ${usage.acted}×`, points };
+}
+
+/**
+ * Recall: the memories that matter for a query and/or a place in the code, best first, each
+ * with the parts of its score. score = Σ weight × part over text relevance (bm25, relative to
+ * the best match), file proximity, symbol match, recency, kind, importance, pin and usage
+ * (docs/recall.md). Candidates come from indexes (full text, file, folder, symbol, open files,
+ * project-wide constraints), so the cost does not grow with the size of the store.
+ */
+export function recall(store: MemoryStore, request: RecallRequest, options: RecallOptions = {}): ScoredMemory[] {
+  const w = options.weights ?? DEFAULT_WEIGHTS;
+  const now = options.now ?? Date.now();
+  const text = new Map<number, number>();
+  const ftsQuery = request.query ? toFtsQuery(request.query) : null;
+  if (ftsQuery) for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) text.set(hit.rowid, hit.rank);
+
+  const rowids = new Set<number>(text.keys());
+  if (request.file) {
+    for (const r of store.rowidsForFile(request.file, FILE_CANDIDATES)) rowids.add(r);
+    for (const r of store.rowidsUnderFolder(folderOf(request.file), FOLDER_CANDIDATES)) rowids.add(r);
+    for (const r of store.rowidsUntaggedConstraints()) rowids.add(r);
+  }
+  if (request.symbol) for (const r of store.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES)) rowids.add(r);
+  for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) for (const r of store.rowidsForFile(open, OPEN_FILE_CANDIDATES)) rowids.add(r);
+  if (!ftsQuery && !request.file && !request.symbol) for (const r of store.rowidsRecent(RECENT_CANDIDATES)) rowids.add(r);
+
+  const rows = store.candidates([...rowids]).filter(
+    (row) =>
+      (row.status === 'active' || (request.includeArchived && row.status === 'archived')) &&
+      !options.exclude?.has(row.id) &&
+      (!request.kinds || request.kinds.includes(row.kind)),
+  );
+  const usage = options.usage?.byRowid(rows.map((r) => r.rowid)) ?? new Map<number, Usage>();
+  const bestRank = Math.min(-1e-9, ...text.values());
+
+  const scored = rows.map((row) => {
+    // Relevance: how well the memory matches what was asked and where.
+    const relevance: ScorePart[] = [];
+    const prior: ScorePart[] = [];
+    const add = (into: ScorePart[], part: ScorePart | null, weight: number) => {
+      if (part && part.points !== 0 && weight !== 0) into.push({ reason: part.reason, points: part.points * weight });
+    };
+    const rank = text.get(row.rowid);
+    if (rank !== undefined) add(relevance, { reason: 'text match', points: rank / bestRank }, w.text);
+    add(relevance, fileProximity(row, request) ?? projectWide(row, request), w.file);
+    add(relevance, symbolMatch(row, request), w.symbol);
+    if (!relevance.length) relevance.push({ reason: 'recent', points: BASE_RELEVANCE });
+    // Priors: what the memory is worth anywhere. They scale relevance, never replace it, so a
+    // pinned rule does not outrank a clearly better match for an explicit question.
+    const ageDays = Math.max(0, now - row.updatedAt) / DAY_MS;
+    add(prior, { reason: `updated ${ageDays < 1 ? 'today' : `${Math.round(ageDays)} d ago`}`, points: Math.pow(0.5, ageDays / w.halfLifeDays) }, w.recency);
+    add(prior, { reason: row.kind, points: KIND_WEIGHT[row.kind] }, w.kind);
+    add(prior, { reason: `importance ${row.importance}`, points: row.importance }, w.importance);
+    if (row.pin !== 'none') add(prior, { reason: `${row.pin} pin`, points: row.pin === 'hard' ? 1 : 0.5 }, w.pin);
+    add(prior, usageScore(usage.get(row.rowid)), w.usage);
+    if (row.status === 'archived') prior.push({ reason: 'archived', points: -ARCHIVED_PENALTY * PRIOR_SCALE });
+    const base = relevance.reduce((sum, p) => sum + p.points, 0);
+    const lift = prior.reduce((sum, p) => sum + p.points, 0) / PRIOR_SCALE;
+    const multiplier = Math.max(MIN_MULTIPLIER, 1 + lift);
+    // Shown as additive parts that sum to the score: relevance as is (less what a floor on the
+    // multiplier adds back), and each prior as its share of the lift.
+    const floorShift = multiplier - (1 + lift);
+    const parts = [
+      ...relevance.map((p) => ({ reason: p.reason, points: round(p.points * (1 + floorShift)) })),
+      ...prior.map((p) => ({ reason: p.reason, points: round((base * p.points) / PRIOR_SCALE) })),
+    ];
+    const score = round(base * multiplier);
+    return { row, parts, score };
+  });
+  scored.sort((a, b) => b.score - a.score || b.row.updatedAt - a.row.updatedAt || b.row.rowid - a.row.rowid);
+  const top = scored.slice(0, request.limit);
+  const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
+  return top.flatMap((s) => {
+    const memory = memories.get(s.row.id);
+    return memory ? [{ memory, score: s.score, explanation: s.parts }] : [];
+  });
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { recallWeightsSchema } from '../recall/weights';
 import { engramHome } from './paths';
 
 /**
@@ -10,6 +11,7 @@ import { engramHome } from './paths';
  */
 const configSchema = z.object({
   redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
+  recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
 });
 
 export type EngramConfig = z.infer<typeof configSchema>;

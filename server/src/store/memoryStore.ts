@@ -7,6 +7,21 @@ import { identifierParts } from '../recall/terms';
 import type { SqliteDatabase } from './database';
 import { renamedPath } from './paths';
 
+/** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
+export interface CandidateRow {
+  readonly rowid: number;
+  readonly id: MemoryId;
+  readonly kind: MemoryKind;
+  readonly pin: PinLevel;
+  readonly status: MemoryStatus;
+  readonly importance: number;
+  readonly updatedAt: number;
+  readonly files: readonly string[];
+  readonly symbols: readonly string[];
+  readonly anchor: { readonly path: string; readonly startLine: number; readonly endLine: number; readonly stale: boolean } | null;
+  readonly glob: string | null;
+}
+
 export interface MemoryCounts {
   readonly total: number;
   readonly byStatus: Readonly<Record<MemoryStatus, number>>;
@@ -129,6 +144,12 @@ export class MemoryStore {
     constraintsForFile: Statement;
     forFile: Statement;
     untaggedConstraints: Statement;
+    candidates: Statement;
+    rowidsForFile: Statement;
+    rowidsUnderFolder: Statement;
+    rowidsForSymbol: Statement;
+    rowidsRecent: Statement;
+    rowidsUntaggedConstraints: Statement;
     anchoredAt: Statement;
     search: Statement;
     recent: Statement;
@@ -178,6 +199,20 @@ export class MemoryStore {
         WHERE m.kind = 'constraint' AND m.status = 'active'
           AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND a.path IS NULL
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
+      candidates: db.prepare(`SELECT m.rowid, m.id, m.kind, m.pin, m.status, m.importance, m.updated_at,
+          (SELECT json_group_array(path) FROM memory_files f WHERE f.memory_rowid = m.rowid) AS files_json,
+          (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json,
+          a.path AS anchor_path, a.start_line, a.end_line, a.stale, json_extract(m.meta, '$.glob') AS glob
+        FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid
+        WHERE m.rowid IN (SELECT value FROM json_each(?))`),
+      rowidsForFile: db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE path = @path ORDER BY memory_rowid DESC LIMIT @limit'),
+      rowidsUnderFolder: db.prepare(`SELECT memory_rowid AS rowid FROM memory_files WHERE path > @prefix AND path < @prefix || char(1114111)
+        ORDER BY memory_rowid DESC LIMIT @limit`),
+      rowidsForSymbol: db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol = @symbol OR (symbol > @prefix AND symbol < @prefix || char(1114111))
+        ORDER BY memory_rowid DESC LIMIT @limit`),
+      rowidsRecent: db.prepare("SELECT rowid FROM memories WHERE status = 'active' ORDER BY updated_at DESC LIMIT @limit"),
+      rowidsUntaggedConstraints: db.prepare(`SELECT m.rowid FROM memories m WHERE m.kind = 'constraint' AND m.status = 'active'
+        AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND m.rowid NOT IN (SELECT memory_rowid FROM anchors)`),
       anchoredAt: db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND m.status = 'active' ORDER BY a.start_line`),
       forFile: db.prepare(`${SELECT_MEMORY}
         WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
@@ -260,6 +295,67 @@ export class MemoryStore {
   /** Active constraints tagged with no file: project-wide ones and glob-scoped ones (`meta.glob`). */
   untaggedConstraints(): Memory[] {
     return (this.statements.untaggedConstraints.all() as MemoryRow[]).map(rowToMemory);
+  }
+
+  /** Scoring data for the given rows (any status); unknown rowids are left out. */
+  candidates(rowids: readonly number[]): CandidateRow[] {
+    if (!rowids.length) return [];
+    const rows = this.statements.candidates.all(JSON.stringify(rowids)) as {
+      rowid: number; id: string; kind: MemoryKind; pin: PinLevel; status: MemoryStatus; importance: number; updated_at: number;
+      files_json: string; symbols_json: string; anchor_path: string | null; start_line: number | null; end_line: number | null; stale: number | null; glob: unknown;
+    }[];
+    return rows.map((r) => ({
+      rowid: r.rowid,
+      id: r.id as MemoryId,
+      kind: r.kind,
+      pin: r.pin,
+      status: r.status,
+      importance: r.importance,
+      updatedAt: r.updated_at,
+      files: JSON.parse(r.files_json) as string[],
+      symbols: JSON.parse(r.symbols_json) as string[],
+      anchor: r.anchor_path === null ? null : { path: r.anchor_path, startLine: r.start_line!, endLine: r.end_line!, stale: r.stale === 1 },
+      glob: typeof r.glob === 'string' ? r.glob : null,
+    }));
+  }
+
+  /** Rowids of full-text matches with their bm25 rank (negative; lower is better), best first. */
+  searchRowids(ftsQuery: string, limit: number): { rowid: number; rank: number }[] {
+    return this.statements.search.all({ query: ftsQuery, limit }) as { rowid: number; rank: number }[];
+  }
+
+  /** Rowids of memories tagged with `path`, newest first. */
+  rowidsForFile(path: string, limit: number): number[] {
+    return (this.statements.rowidsForFile.all({ path, limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  /** Rowids of memories tagged with a file under `folder` ('' = anywhere), newest first. */
+  rowidsUnderFolder(folder: string, limit: number): number[] {
+    return (this.statements.rowidsUnderFolder.all({ prefix: folder ? `${folder}/` : '', limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  /** Rowids of memories tagged with `symbol` or a member of it (`Parser` → `Parser.peek`), newest first. */
+  rowidsForSymbol(symbol: string, limit: number): number[] {
+    return (this.statements.rowidsForSymbol.all({ symbol, prefix: `${symbol}.`, limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  rowidsRecent(limit: number): number[] {
+    return (this.statements.rowidsRecent.all({ limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  /** Rowids of active project-wide and glob-scoped constraints. */
+  rowidsUntaggedConstraints(): number[] {
+    return (this.statements.rowidsUntaggedConstraints.all() as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  /** Full memories for rowids, in the order given. */
+  byRowids(rowids: readonly number[]): Memory[] {
+    const found: Memory[] = [];
+    for (const rowid of rowids) {
+      const row = this.statements.byRowid.get(rowid) as MemoryRow | undefined;
+      if (row) found.push(rowToMemory(row));
+    }
+    return found;
   }
 
   /** Active memories anchored in a file (pinned selections), top to bottom. */

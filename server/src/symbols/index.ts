@@ -3,3 +3,4 @@ export { declarations, type Declaration, type DeclarationKind, type ParsedDeclar
 export { languageForPath, type LanguageId } from './languages';
 export { symbolsForRanges, type LineRange } from './symbolsForRanges';
 export { changedDeclarations, fileDeclarations, forgetFile, type ChangedDeclarations } from './fileDeclarations';
+export { innermostAt, symbolAt } from './symbolAt';

@@ -2,6 +2,7 @@ import * as initial from './001-initial';
 import * as fileSnapshots from './002-file-snapshots';
 import * as sourceRefs from './003-source-refs';
 import * as readerState from './004-reader-state';
+import * as usage from './005-usage';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, sql: fileSnapshots.sql },
   { version: 3, sql: sourceRefs.sql },
   { version: 4, sql: readerState.sql },
+  { version: 5, sql: usage.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

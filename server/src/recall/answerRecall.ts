@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { governingConstraints } from '../constraints/governing';
+import type { MemoryKind } from '../memory/types';
+import type { Project } from '../project';
+import { symbolAt } from '../symbols';
+import { assembleContext, type AssembledContext } from './contextAssembly';
+import { recall, type ScoredMemory } from './recall';
+
+/** Everything a caller (CLI, LSP, hooks, MCP) can ask recall. Lines are 0-based here. */
+export interface RecallQuery {
+  readonly query?: string;
+  readonly file?: string;
+  readonly line?: number;
+  readonly symbol?: string;
+  readonly openFiles?: readonly string[];
+  /** An agent session: what it was already given is left out. */
+  readonly sessionId?: string;
+  /** Fit the results into this many tokens (hard-pinned constraints of the file always included). */
+  readonly budget?: number;
+  readonly limit: number;
+  readonly kinds?: readonly MemoryKind[];
+  readonly includeArchived?: boolean;
+}
+
+export interface RecallAnswer {
+  readonly results: readonly ScoredMemory[];
+  /** The declaration at the cursor, when a file and line were given and the language has symbols. */
+  readonly symbol: string | null;
+  /** With a budget: what fits, as text for an agent. */
+  readonly context: AssembledContext | null;
+}
+
+/** A question recall cannot answer as asked: the message says what to change. */
+export class RecallInputError extends Error {}
+
+/** The query's file text: given by an editor, or read from disk (null when it is not there). */
+async function fileText(project: Project, file: string): Promise<string | null> {
+  try {
+    return await readFile(path.join(project.root, file), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Recall with its context worked out: the symbol at the cursor (tree-sitter), what the session
+ * was already given, and, with a budget, the assembled context.
+ */
+export async function answerRecall(project: Project, query: RecallQuery, text?: string | null): Promise<RecallAnswer> {
+  let symbol = query.symbol ?? null;
+  if (query.file && query.line !== undefined) {
+    const content = text === undefined ? await fileText(project, query.file) : text;
+    if (content !== null) {
+      const lines = content.split('\n').length;
+      if (query.line < 0 || query.line >= lines) throw new RecallInputError(`line ${query.line + 1} is past the end of ${query.file}, which has ${lines} lines`);
+      symbol ??= await symbolAt(query.file, content, query.line);
+    }
+  }
+  const alreadyGiven = query.sessionId ? project.injections.givenTo(query.sessionId) : undefined;
+  const results = recall(
+    project.store,
+    { query: query.query, file: query.file, line: query.line, symbol: symbol ?? undefined, openFiles: query.openFiles, kinds: query.kinds, includeArchived: query.includeArchived, limit: query.limit },
+    { weights: project.recallWeights, usage: project.usage, exclude: alreadyGiven },
+  );
+  let context: AssembledContext | null = null;
+  if (query.budget !== undefined) {
+    const required = query.file ? governingConstraints(project.store, query.file).filter((c) => c.pin === 'hard') : [];
+    context = assembleContext(required, results, query.budget, { alreadyGiven });
+  }
+  return { results, symbol, context };
+}

@@ -1,0 +1,51 @@
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from './database';
+
+export interface Injection {
+  readonly sessionId: string;
+  /** The hook event (or tool) that gave it: session-start, user-prompt-submit, … */
+  readonly event: string;
+  readonly memoryId: string;
+  readonly tokens: number;
+  readonly createdAt: number;
+}
+
+/**
+ * The injection log: what Engram gave each agent session, when, and how many tokens — so a
+ * session is never given the same memory twice, and the user can see what the agent was told.
+ */
+export class InjectionStore {
+  private readonly statements: { insert: Statement; given: Statement; forSession: Statement; forget: Statement };
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.statements = {
+      insert: db.prepare('INSERT INTO injections (session_id, event, memory_id, tokens, created_at) VALUES (@sessionId, @event, @memoryId, @tokens, @createdAt)'),
+      given: db.prepare('SELECT DISTINCT memory_id AS id FROM injections WHERE session_id = ?'),
+      forSession: db.prepare('SELECT session_id AS sessionId, event, memory_id AS memoryId, tokens, created_at AS createdAt FROM injections WHERE session_id = ? ORDER BY id'),
+      forget: db.prepare('DELETE FROM injections WHERE session_id = ? AND created_at >= ?'),
+    };
+  }
+
+  log(sessionId: string, event: string, items: readonly { readonly memoryId: string; readonly tokens: number }[], now: number = Date.now()): void {
+    this.db.transaction(() => {
+      for (const item of items) this.statements.insert.run({ sessionId, event, memoryId: item.memoryId, tokens: item.tokens, createdAt: now });
+    })();
+  }
+
+  /** Ids of every memory the session was already given. */
+  givenTo(sessionId: string): Set<string> {
+    return new Set((this.statements.given.all(sessionId) as { id: string }[]).map((r) => r.id));
+  }
+
+  forSession(sessionId: string): Injection[] {
+    return this.statements.forSession.all(sessionId) as Injection[];
+  }
+
+  /**
+   * Forgets what a session was given from `since` on: after a compaction the agent no longer has
+   * it in context, so it may be given again.
+   */
+  forgetSince(sessionId: string, since: number): number {
+    return this.statements.forget.run(sessionId, since).changes;
+  }
+}
