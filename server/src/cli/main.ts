@@ -2,11 +2,14 @@ import { parseArgs } from 'node:util';
 import { SchemaTooNewError } from '../store/database';
 import { NativeBindingError } from '../store/nativeBinding';
 import { CliError, UsageError, type CliIO, type Command, type ParsedArgs } from './command';
+import { compactCommand } from './commands/compact';
 import { doctorCommand } from './commands/doctor';
 import { exportCommand, importCommand } from './commands/exportImport';
+import { archiveCommand, forgetCommand, restoreCommand } from './commands/forget';
 import { ingestCommand } from './commands/ingest';
 import { lspCommand } from './commands/lsp';
 import { pinCommandSpec, unpinCommandSpec } from './commands/pin';
+import { purgeCommand } from './commands/purge';
 import { recallCommand } from './commands/recall';
 import { rememberCommand } from './commands/remember';
 import { statsCommand } from './commands/stats';
@@ -18,6 +21,11 @@ export const COMMANDS: readonly Command[] = [
   recallCommand,
   pinCommandSpec,
   unpinCommandSpec,
+  forgetCommand,
+  restoreCommand,
+  archiveCommand,
+  purgeCommand,
+  compactCommand,
   exportCommand,
   importCommand,
   ingestCommand,
