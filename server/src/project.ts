@@ -10,6 +10,7 @@ import { InjectionStore } from './store/injectionStore';
 import { UsageStore } from './store/usageStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 import type { RecallWeights } from './recall/weights';
+import type { CapacitySettings } from './capacity/settings';
 
 /** One project's memory: its root folder, its database file and the store over it. */
 export interface Project {
@@ -29,6 +30,8 @@ export interface Project {
   readonly injections: InjectionStore;
   /** Recall's weights, from the user's settings (`$ENGRAM_HOME/config.json`). */
   readonly recallWeights: RecallWeights;
+  /** Watermarks and consolidation, from the user's settings. */
+  readonly capacity: CapacitySettings;
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
   /** Problems the user must hear about from opening it (a corrupt file moved aside, a bad config). */
@@ -56,6 +59,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     injections: new InjectionStore(db),
     redactor,
     recallWeights: config.recall.weights,
+    capacity: config.capacity,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
     close: () => db.close(),

@@ -15,7 +15,7 @@ import { followBackfillProgress } from './backfillProgress';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
 /** Settings the server reads at start: changing one restarts it. */
-const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall'] as const;
+const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall', 'engram.capacity'] as const;
 
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
@@ -144,6 +144,11 @@ export class MemoryServer implements vscode.Disposable {
         },
         redact: { patterns: settings.get<string[]>('redact.patterns', []) },
         recall: { weights: settings.get<Record<string, number>>('recall.weights', {}) },
+        capacity: {
+          high: settings.get<number>('capacity.high', 50_000),
+          low: settings.get<number>('capacity.low', 45_000),
+          consolidateAfterDays: settings.get<number>('capacity.consolidateAfterDays', 30),
+        },
       },
       // Hover links may run these commands, and only these.
       markdown: { isTrusted: { enabledCommands: [Commands.showMemories, Commands.unpin] }, supportHtml: false },

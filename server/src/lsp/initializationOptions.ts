@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CapacitySettingsInput } from '../capacity/settings';
 import { recallWeightsSchema, type RecallWeights } from '../recall/weights';
 import type { ChangeCaptureSettings } from './changeCapture';
 
@@ -14,12 +15,20 @@ const optionsSchema = z
       .prefault({}),
     redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
     recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
+    capacity: z.object({ high: z.number().int().min(1).optional(), low: z.number().int().min(0).optional(), consolidateAfterDays: z.number().int().min(1).optional() }).prefault({}),
   })
   .prefault({});
 
 export type InitializationOptions = z.infer<typeof optionsSchema>;
 
-export function parseInitializationOptions(raw: unknown): { settings: ChangeCaptureSettings; redactPatterns: readonly string[]; recallWeights: RecallWeights; problem: string | null } {
+export function parseInitializationOptions(raw: unknown): {
+  settings: ChangeCaptureSettings;
+  redactPatterns: readonly string[];
+  recallWeights: RecallWeights;
+  /** As given, for config.json; checked there. */
+  capacity: CapacitySettingsInput;
+  problem: string | null;
+} {
   const parsed = optionsSchema.safeParse(raw ?? {});
   const options = parsed.success ? parsed.data : optionsSchema.parse({});
   const { capture } = options;
@@ -27,6 +36,7 @@ export function parseInitializationOptions(raw: unknown): { settings: ChangeCapt
     settings: { coalesceWindowMs: capture.coalesceMinutes * 60_000, exclude: capture.exclude, bulkThreshold: capture.bulkThreshold },
     redactPatterns: options.redact.patterns,
     recallWeights: options.recall.weights,
+    capacity: options.capacity,
     problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   };
 }

@@ -3,6 +3,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
 import { CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
 import { AnchorKeeper } from '../anchors/anchorKeeper';
+import { compact } from '../capacity/compact';
 import { DocumentDeclarations } from './documentDeclarations';
 import { registerMemoryRequests } from './memoryRequests';
 import { ChangeCapture } from './changeCapture';
@@ -16,6 +17,10 @@ import { TranscriptFollower } from './transcriptFollower';
 function lineLength(document: TextDocument, line: number): number {
   return document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length;
 }
+
+/** Capacity is enforced a minute after start, then every ten minutes. */
+const CAPACITY_FIRST_MS = 60_000;
+const CAPACITY_EVERY_MS = 10 * 60_000;
 
 /** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
 const EXTERNAL_WRITE_POLL_MS = 1000;
@@ -87,11 +92,11 @@ export function runLanguageServer(): Connection {
   }
 
   connection.onInitialize((params) => {
-    const { settings, redactPatterns, recallWeights, problem } = parseInitializationOptions(params.initializationOptions);
+    const { settings, redactPatterns, recallWeights, capacity, problem } = parseInitializationOptions(params.initializationOptions);
     if (problem) connection.console.warn(problem);
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
-      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights } })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
+      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
     } catch (error) {
       connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
     }
@@ -123,7 +128,26 @@ export function runLanguageServer(): Connection {
     watchExternalWrites();
     capture?.syncWithDisk();
     transcripts?.start();
+    keepWithinCapacity();
   });
+
+  /** Now and then, each project's capacity is enforced on the capture queue (docs/capacity.md). */
+  function keepWithinCapacity(): void {
+    const run = () => {
+      for (const project of projects.openProjects()) {
+        void capture?.serialize(`keeping ${project.root} within capacity`, async () => {
+          const report = compact(project, project.capacity);
+          const consolidated = report.consolidation.groups.length;
+          const archived = report.watermarks.archived.length;
+          if (!consolidated && !archived) return;
+          connection.console.info(`Capacity: ${consolidated} summaries of old diffs, ${archived} memories archived in ${project.root}.`);
+          sendStatus();
+        });
+      }
+    };
+    setTimeout(run, CAPACITY_FIRST_MS).unref();
+    setInterval(run, CAPACITY_EVERY_MS).unref();
+  }
 
   function watchExternalWrites(): void {
     const timer = setInterval(() => {

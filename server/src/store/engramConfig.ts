@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { capacitySettingsSchema } from '../capacity/settings';
 import { recallWeightsSchema } from '../recall/weights';
 import { engramHome } from './paths';
 
@@ -12,9 +13,11 @@ import { engramHome } from './paths';
 const configSchema = z.object({
   redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
   recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
+  capacity: capacitySettingsSchema.prefault({}),
 });
 
 export type EngramConfig = z.infer<typeof configSchema>;
+export type EngramConfigInput = z.input<typeof configSchema>;
 
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(engramHome(env), 'config.json');
@@ -37,7 +40,7 @@ export function readEngramConfig(env: NodeJS.ProcessEnv = process.env): { config
 }
 
 /** Writes the config atomically (a reader never sees half a file); returns whether it changed. */
-export function writeEngramConfig(config: EngramConfig, env: NodeJS.ProcessEnv = process.env): boolean {
+export function writeEngramConfig(config: EngramConfigInput, env: NodeJS.ProcessEnv = process.env): boolean {
   const file = configFile(env);
   const text = `${JSON.stringify(config, null, 2)}\n`;
   let current: string | null = null;

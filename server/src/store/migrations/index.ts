@@ -3,6 +3,7 @@ import * as fileSnapshots from './002-file-snapshots';
 import * as sourceRefs from './003-source-refs';
 import * as readerState from './004-reader-state';
 import * as usage from './005-usage';
+import * as statusIndexes from './006-status-indexes';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, sql: sourceRefs.sql },
   { version: 4, sql: readerState.sql },
   { version: 5, sql: usage.sql },
+  { version: 6, sql: statusIndexes.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
