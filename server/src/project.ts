@@ -1,6 +1,6 @@
 import { compileUserPatterns, Redactor } from './capture/redact';
 import { openDatabase } from './store/database';
-import { readEngramConfig } from './store/engramConfig';
+import { readEngramConfig, type EngramConfig } from './store/engramConfig';
 import { MemoryStore } from './store/memoryStore';
 import { SessionStore } from './store/sessionStore';
 import { SnapshotStore } from './store/snapshotStore';
@@ -8,6 +8,8 @@ import { IngestOffsetStore } from './store/ingestOffsetStore';
 import { LifecycleStore } from './store/lifecycleStore';
 import { InjectionStore } from './store/injectionStore';
 import { UsageStore } from './store/usageStore';
+import { EditorStateStore } from './store/editorStateStore';
+import { MemoryListStore } from './store/memoryLists';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 import type { RecallWeights } from './recall/weights';
 import type { CapacitySettings } from './capacity/settings';
@@ -28,10 +30,16 @@ export interface Project {
   readonly usage: UsageStore;
   /** What each agent session was given. */
   readonly injections: InjectionStore;
+  /** Where the user is in each VS Code window (for hooks). */
+  readonly editorState: EditorStateStore;
+  /** The timeline and the list of every active constraint (browsing, not recall). */
+  readonly lists: MemoryListStore;
   /** Recall's weights, from the user's settings (`$ENGRAM_HOME/config.json`). */
   readonly recallWeights: RecallWeights;
   /** Watermarks and consolidation, from the user's settings. */
   readonly capacity: CapacitySettings;
+  /** Claude Code hooks: context budgets and time limit. */
+  readonly hookSettings: EngramConfig['hooks'];
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
   /** Problems the user must hear about from opening it (a corrupt file moved aside, a bad config). */
@@ -57,9 +65,12 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     lifecycle: new LifecycleStore(db),
     usage: new UsageStore(db),
     injections: new InjectionStore(db),
+    editorState: new EditorStateStore(db),
+    lists: new MemoryListStore(db),
     redactor,
     recallWeights: config.recall.weights,
     capacity: config.capacity,
+    hookSettings: config.hooks,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
     close: () => db.close(),

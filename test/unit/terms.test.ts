@@ -16,7 +16,8 @@ describe('index and query terms', () => {
   });
 
   it('quotes every word so no user text is read as FTS5 syntax', () => {
-    assert.equal(toFtsQuery('"); DROP TABLE memories; -- (a OR b) NEAR/2 c*'), '"drop" OR "table" OR "memories" OR "or" OR "near" OR "2"');
+    assert.equal(toFtsQuery('"); DROP TABLE memories; -- (a OR b) NEAR/2 c*'), '"drop" OR "table" OR "memories" OR "near" OR "2"');
+    assert.equal(toFtsQuery('what is the pool size of the app?'), '"pool" OR "size" OR "app"', 'function words are left out');
     assert.equal(toFtsQuery('  ( ) " * '), null);
   });
 

@@ -3,11 +3,14 @@ import { SchemaTooNewError } from '../store/database';
 import { NativeBindingError } from '../store/nativeBinding';
 import { CliError, UsageError, type CliIO, type Command, type ParsedArgs } from './command';
 import { compactCommand } from './commands/compact';
+import { connectCommand, disconnectCommand } from './commands/connect';
 import { doctorCommand } from './commands/doctor';
 import { exportCommand, importCommand } from './commands/exportImport';
+import { hookCommand } from './commands/hook';
 import { archiveCommand, forgetCommand, restoreCommand } from './commands/forget';
 import { ingestCommand } from './commands/ingest';
 import { lspCommand } from './commands/lsp';
+import { mcpCommand } from './commands/mcp';
 import { pinCommandSpec, unpinCommandSpec } from './commands/pin';
 import { purgeCommand } from './commands/purge';
 import { recallCommand } from './commands/recall';
@@ -29,7 +32,11 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   importCommand,
   ingestCommand,
+  hookCommand,
+  connectCommand,
+  disconnectCommand,
   lspCommand,
+  mcpCommand,
 ];
 
 function overview(): string {

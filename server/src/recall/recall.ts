@@ -41,6 +41,10 @@ export interface ScoredMemory {
   readonly memory: Memory;
   readonly score: number;
   readonly explanation: readonly ScorePart[];
+  /** bm25 of the full-text match (negative; lower is better), when the memory matched the query. */
+  readonly textRank?: number;
+  /** Relevance before priors: text, file and symbol parts only. */
+  readonly relevance: number;
 }
 
 const TEXT_CANDIDATES = 100;
@@ -170,13 +174,13 @@ export function recall(store: MemoryStore, request: RecallRequest, options: Reca
       ...prior.map((p) => ({ reason: p.reason, points: round((base * p.points) / PRIOR_SCALE) })),
     ];
     const score = round(base * multiplier);
-    return { row, parts, score };
+    return { row, parts, score, relevance: round(base), textRank: rank };
   });
   scored.sort((a, b) => b.score - a.score || b.row.updatedAt - a.row.updatedAt || b.row.rowid - a.row.rowid);
   const top = scored.slice(0, request.limit);
   const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
   return top.flatMap((s) => {
     const memory = memories.get(s.row.id);
-    return memory ? [{ memory, score: s.score, explanation: s.parts }] : [];
+    return memory ? [{ memory, score: s.score, explanation: s.parts, relevance: s.relevance, ...(s.textRank === undefined ? {} : { textRank: s.textRank }) }] : [];
   });
 }

@@ -36,7 +36,9 @@ function timestamp(): string {
 function configure(db: SqliteDatabase): void {
   // busy_timeout first: every later statement, including the WAL switch, then waits for other
   // writers (hooks, MCP servers, the CLI) instead of failing with SQLITE_BUSY.
-  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // A hook lowers it (ENGRAM_BUSY_TIMEOUT_MS) to stay inside its own time limit.
+  const requested = Number(process.env.ENGRAM_BUSY_TIMEOUT_MS);
+  db.pragma(`busy_timeout = ${Number.isInteger(requested) && requested >= 0 && requested < BUSY_TIMEOUT_MS ? requested : BUSY_TIMEOUT_MS}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

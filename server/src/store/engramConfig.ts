@@ -14,6 +14,13 @@ const configSchema = z.object({
   redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
   recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
   capacity: capacitySettingsSchema.prefault({}),
+  hooks: z
+    .object({
+      sessionStartBudget: z.number().int().min(0).max(100_000).default(1500),
+      promptBudget: z.number().int().min(0).max(100_000).default(800),
+      timeoutMs: z.number().int().min(100).max(60_000).default(2000),
+    })
+    .prefault({}),
 });
 
 export type EngramConfig = z.infer<typeof configSchema>;

@@ -144,11 +144,13 @@ export class MemoryStore {
     constraintsForFile: Statement;
     forFile: Statement;
     untaggedConstraints: Statement;
+    pinnedConstraints: Statement;
     candidates: Statement;
     rowidsForFile: Statement;
     rowidsUnderFolder: Statement;
     rowidsForSymbol: Statement;
     rowidsRecent: Statement;
+    rowidsForSession: Statement;
     rowidsUntaggedConstraints: Statement;
     anchoredAt: Statement;
     search: Statement;
@@ -210,9 +212,12 @@ export class MemoryStore {
         ORDER BY memory_rowid DESC LIMIT @limit`),
       rowidsForSymbol: db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol = @symbol OR (symbol > @prefix AND symbol < @prefix || char(1114111))
         ORDER BY memory_rowid DESC LIMIT @limit`),
+      rowidsForSession: db.prepare(`SELECT rowid FROM memories WHERE session_id = @sessionId AND status = 'active'
+        AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY updated_at DESC LIMIT @limit`),
       rowidsRecent: db.prepare("SELECT rowid FROM memories WHERE status = 'active' ORDER BY updated_at DESC LIMIT @limit"),
       rowidsUntaggedConstraints: db.prepare(`SELECT m.rowid FROM memories m WHERE m.kind = 'constraint' AND m.status = 'active'
         AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND m.rowid NOT IN (SELECT memory_rowid FROM anchors)`),
+      pinnedConstraints: db.prepare(`${SELECT_MEMORY} WHERE m.kind = 'constraint' AND m.status = 'active' AND m.pin = @pin ORDER BY m.created_at LIMIT @limit`),
       anchoredAt: db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND m.status = 'active' ORDER BY a.start_line`),
       forFile: db.prepare(`${SELECT_MEMORY}
         WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
@@ -339,6 +344,11 @@ export class MemoryStore {
     return (this.statements.rowidsForSymbol.all({ symbol, prefix: `${symbol}.`, limit }) as { rowid: number }[]).map((r) => r.rowid);
   }
 
+  /** Rowids of a session's active memories of some kinds, newest first. */
+  rowidsForSession(sessionId: string, kinds: readonly MemoryKind[], limit: number): number[] {
+    return (this.statements.rowidsForSession.all({ sessionId, kinds: JSON.stringify(kinds), limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
   rowidsRecent(limit: number): number[] {
     return (this.statements.rowidsRecent.all({ limit }) as { rowid: number }[]).map((r) => r.rowid);
   }
@@ -356,6 +366,11 @@ export class MemoryStore {
       if (row) found.push(rowToMemory(row));
     }
     return found;
+  }
+
+  /** Active constraints with a given pin, oldest first. */
+  pinnedConstraints(pin: 'hard' | 'soft', limit: number): Memory[] {
+    return (this.statements.pinnedConstraints.all({ pin, limit }) as MemoryRow[]).map(rowToMemory);
   }
 
   /** Active memories anchored in a file (pinned selections), top to bottom. */

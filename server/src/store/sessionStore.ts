@@ -16,6 +16,8 @@ export interface AgentSession {
 export class SessionStore {
   private readonly upsertStatement: Statement;
   private readonly getStatement: Statement;
+  private readonly compactedStatement: Statement;
+  private readonly compactionsStatement: Statement;
 
   constructor(db: SqliteDatabase) {
     this.upsertStatement = db.prepare(`INSERT INTO sessions (id, agent, started_at, ended_at, branch, title, transcript_path)
@@ -28,6 +30,17 @@ export class SessionStore {
         transcript_path = coalesce(transcript_path, excluded.transcript_path)`);
     this.getStatement = db.prepare(`SELECT id, agent, started_at AS startedAt, ended_at AS endedAt, branch, title,
       transcript_path AS transcriptPath FROM sessions WHERE id = ?`);
+    this.compactedStatement = db.prepare('INSERT INTO compactions (session_id, trigger, at) VALUES (?, ?, ?)');
+    this.compactionsStatement = db.prepare('SELECT trigger, at FROM compactions WHERE session_id = ? ORDER BY at');
+  }
+
+  /** The session's context was compacted (PreCompact). */
+  compacted(sessionId: string, trigger: 'manual' | 'auto', at: number = Date.now()): void {
+    this.compactedStatement.run(sessionId, trigger, at);
+  }
+
+  compactions(sessionId: string): { readonly trigger: 'manual' | 'auto'; readonly at: number }[] {
+    return this.compactionsStatement.all(sessionId) as { trigger: 'manual' | 'auto'; at: number }[];
   }
 
   upsert(session: AgentSession): void {

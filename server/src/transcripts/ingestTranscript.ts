@@ -23,7 +23,7 @@ const WHY_PART_MAX = 600;
 const TITLE_MAX = 80;
 
 /** why = the assistant's words just before the tool use, plus the prompt that began the turn. */
-function whyOf(state: ReaderState): string | null {
+export function whyOf(state: ReaderState): string | null {
   const said = state.assistantText ? shorten(state.assistantText, WHY_PART_MAX) : null;
   const asked = state.prompt ? `asked: "${shorten(state.prompt, WHY_PART_MAX)}"` : null;
   if (said && asked) return `${said} (${asked})`;
@@ -31,7 +31,7 @@ function whyOf(state: ReaderState): string | null {
 }
 
 /** The file's text before and after a Write or Edit, when the result says enough to know both. */
-function editedTexts(result: ToolUseResult): { filePath: string; before: string | null; after: string } | null {
+export function editedTexts(result: ToolUseResult): { filePath: string; before: string | null; after: string } | null {
   if (result.kind === 'write') return { filePath: result.filePath, before: result.originalFile, after: result.content };
   if (result.kind === 'edit' && result.originalFile !== null) {
     const after = result.replaceAll

@@ -131,6 +131,11 @@ const compactBoundaryRecord = z.object({
 });
 
 export type ToolUseResult = DeepReadonly<z.output<typeof toolUseResult>>;
+
+/** A tool's result as Claude Code reports it (a transcript's `toolUseResult`, a hook's `tool_response`). */
+export function parseToolUseResult(value: unknown): ToolUseResult {
+  return toolUseResult.parse(value);
+}
 export type UserRecord = DeepReadonly<z.output<typeof userRecord>>;
 export type AssistantRecord = DeepReadonly<z.output<typeof assistantRecord>>;
 export type CompactBoundaryRecord = DeepReadonly<z.output<typeof compactBoundaryRecord>>;

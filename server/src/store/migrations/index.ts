@@ -4,6 +4,7 @@ import * as sourceRefs from './003-source-refs';
 import * as readerState from './004-reader-state';
 import * as usage from './005-usage';
 import * as statusIndexes from './006-status-indexes';
+import * as compactions from './007-compactions';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: readerState.sql },
   { version: 5, sql: usage.sql },
   { version: 6, sql: statusIndexes.sql },
+  { version: 7, sql: compactions.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,30 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { engramHome } from '../store/paths';
+
+const MAX_LOG_BYTES = 1024 * 1024;
+
+export function hookLogFile(env: NodeJS.ProcessEnv): string {
+  return path.join(engramHome(env), 'logs', 'hooks.log');
+}
+
+/**
+ * One line per hook run (event, session, outcome, time, error), so a hook that does nothing is
+ * visible — `engram doctor` reads it. Bounded: past 1 MB the log moves to hooks.log.1. Never
+ * throws: a hook must not fail because its log could not be written.
+ */
+export function logHook(env: NodeJS.ProcessEnv, fields: { event: string; session: string; outcome: string; ms: number; detail?: string }): void {
+  try {
+    const file = hookLogFile(env);
+    mkdirSync(path.dirname(file), { recursive: true });
+    try {
+      if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
+    } catch {
+      // No log yet.
+    }
+    const detail = fields.detail ? ` ${fields.detail.replace(/\s+/g, ' ').slice(0, 500)}` : '';
+    appendFileSync(file, `${new Date().toISOString()} ${fields.event} ${fields.session} ${fields.outcome} ${fields.ms}ms${detail}\n`);
+  } catch {
+    // Nowhere to say it; the hook still exits 0.
+  }
+}
