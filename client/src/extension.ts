@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { registerClaudeCode } from './claude';
 import { registerCommands } from './commands';
+import { registerMcpServerDefinitions } from './mcp/mcpServerDefinitions';
 import { MemoryServer } from './server/memoryServer';
 import { MemoryStatusItem } from './statusBar';
 
@@ -12,6 +14,8 @@ export function activate(context: vscode.ExtensionContext): void {
   server = new MemoryServer(context, log, status);
   context.subscriptions.push(log, status, server);
   registerCommands(context, server, log);
+  registerMcpServerDefinitions(context, log);
+  registerClaudeCode(context, server);
   // The server starts in the background: activation itself does no heavy work.
   void server.start();
   log.info(`Engram activated in ${(performance.now() - started).toFixed(1)} ms`);

@@ -12,6 +12,16 @@ export interface ServerStatusParams {
   /** One sentence for the status bar tooltip; says what to do when health is not ok. */
   readonly message: string;
   readonly memoryCount: number;
+  /** The latest Claude Code session Engram gave memories to, when it was active in the last hour. */
+  readonly agentSession: AgentSessionActivity | null;
+}
+
+export interface AgentSessionActivity {
+  readonly sessionId: string;
+  readonly projectRoot: string;
+  readonly memoriesGiven: number;
+  readonly tokensGiven: number;
+  readonly lastAt: number;
 }
 
 /** Server → client, whenever health or the memory count changes: drives the status bar item. */
@@ -197,6 +207,67 @@ export namespace ResumeBackfillNotification {
   export const type = new NotificationType<Record<string, never>>(method);
 }
 
+export interface EditorStateParams {
+  /** The active text editor's document, or null when none is active. */
+  readonly uri: string | null;
+  readonly position: { readonly line: number; readonly character: number } | null;
+  /** The selected text (capped by the client). */
+  readonly selection: string | null;
+}
+
+/** Client → server: where the user is, kept for hooks (debounced by the client). */
+export namespace EditorStateNotification {
+  export const method = 'engram/editorState';
+  export const type = new NotificationType<EditorStateParams>(method);
+}
+
+export interface ClaudeConnectionParams {
+  /** A document or folder of the project; default: the first workspace folder. */
+  readonly uri?: string;
+}
+
+export interface ClaudeConnection {
+  readonly projectRoot: string;
+  readonly settingsFile: string;
+  readonly hooks: readonly string[];
+  readonly mcp: 'local' | 'project' | null;
+  readonly connected: boolean;
+  readonly changed: readonly string[];
+  readonly backups: readonly string[];
+}
+
+/** Client → server: is Claude Code connected to Engram for this project? */
+export namespace ClaudeConnectionRequest {
+  export const method = 'engram/claudeConnection';
+  export const type = new RequestType<ClaudeConnectionParams, ClaudeConnection, void>(method);
+}
+
+/** Client → server: "Engram: Connect Claude Code". */
+export namespace ConnectClaudeRequest {
+  export const method = 'engram/connectClaude';
+  export const type = new RequestType<ClaudeConnectionParams & { readonly share: boolean }, ClaudeConnection, void>(method);
+}
+
+/** Client → server: "Engram: Disconnect Claude Code". */
+export namespace DisconnectClaudeRequest {
+  export const method = 'engram/disconnectClaude';
+  export const type = new RequestType<ClaudeConnectionParams, ClaudeConnection, void>(method);
+}
+
+export interface InjectionEntry {
+  readonly event: string;
+  readonly memory: MemorySummary | null;
+  readonly memoryId: string;
+  readonly tokens: number;
+  readonly createdAt: number;
+}
+
+/** Client → server: what Engram gave one agent session (the injection log). */
+export namespace InjectionsRequest {
+  export const method = 'engram/injections';
+  export const type = new RequestType<{ readonly sessionId: string; readonly projectRoot: string }, readonly InjectionEntry[], void>(method);
+}
+
 /** Extension → stats webview. */
 export type StatsViewMessage = { readonly type: 'stats'; readonly stats: StatsResult } | { readonly type: 'error'; readonly message: string };
 
@@ -207,6 +278,9 @@ export type StatsViewRequest = { readonly type: 'ready' } | { readonly type: 're
 export const Commands = {
   showMemories: 'engram.showMemories',
   pinSelection: 'engram.pinSelection',
+  connectClaude: 'engram.connectClaude',
+  disconnectClaude: 'engram.disconnectClaude',
+  showInjections: 'engram.showInjections',
   unpin: 'engram.unpin',
   showStats: 'engram.showStats',
   restartServer: 'engram.restartServer',

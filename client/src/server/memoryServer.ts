@@ -9,13 +9,13 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { Commands, ServerStatusNotification, StatsRequest, type StatsResult } from '../../../server/src/protocol';
+import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
 
 /** Settings the server reads at start: changing one restarts it. */
-const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall', 'engram.capacity'] as const;
+const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall', 'engram.capacity', 'engram.hooks'] as const;
 
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
@@ -31,6 +31,9 @@ export class MemoryServer implements vscode.Disposable {
   private readonly statusChanged = new vscode.EventEmitter<void>();
   /** Fires when the server reports a status (after a start, when memories change) and when it cannot run. */
   readonly onDidChangeStatus = this.statusChanged.event;
+  private readonly agentSessionChanged = new vscode.EventEmitter<AgentSessionActivity | null>();
+  /** The live Claude Code session Engram is feeding, as the server reports it (null: none). */
+  readonly onDidChangeAgentSession = this.agentSessionChanged.event;
 
   private readonly configurationWatch: vscode.Disposable;
 
@@ -71,6 +74,7 @@ export class MemoryServer implements vscode.Disposable {
     followBackfillProgress(this.client);
     this.client.onNotification(ServerStatusNotification.type, (status) => {
       this.status.show({ kind: 'running', status });
+      this.agentSessionChanged.fire(status.agentSession ?? null);
       this.statusChanged.fire();
     });
     try {
@@ -110,6 +114,7 @@ export class MemoryServer implements vscode.Disposable {
   dispose(): void {
     this.configurationWatch.dispose();
     this.statusChanged.dispose();
+    this.agentSessionChanged.dispose();
     void this.stop();
   }
 
@@ -137,6 +142,8 @@ export class MemoryServer implements vscode.Disposable {
       // Files changed on disk by other programs; VS Code's files.watcherExclude already applies.
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*') },
       initializationOptions: {
+        // Hooks find this window's editor state by it (the terminal gets it as ENGRAM_WINDOW).
+        windowId: vscode.env.sessionId,
         capture: {
           coalesceMinutes: settings.get<number>('capture.coalesceMinutes', 10),
           exclude: settings.get<string[]>('exclude', []),
@@ -148,6 +155,11 @@ export class MemoryServer implements vscode.Disposable {
           high: settings.get<number>('capacity.high', 50_000),
           low: settings.get<number>('capacity.low', 45_000),
           consolidateAfterDays: settings.get<number>('capacity.consolidateAfterDays', 30),
+        },
+        hooks: {
+          sessionStartBudget: settings.get<number>('hooks.sessionStartBudget', 1500),
+          promptBudget: settings.get<number>('hooks.promptBudget', 800),
+          timeoutMs: settings.get<number>('hooks.timeoutMs', 2000),
         },
       },
       // Hover links may run these commands, and only these.

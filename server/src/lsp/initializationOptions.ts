@@ -16,6 +16,9 @@ const optionsSchema = z
     redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
     recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
     capacity: z.object({ high: z.number().int().min(1).optional(), low: z.number().int().min(0).optional(), consolidateAfterDays: z.number().int().min(1).optional() }).prefault({}),
+    hooks: z
+      .object({ sessionStartBudget: z.number().int().min(0).optional(), promptBudget: z.number().int().min(0).optional(), timeoutMs: z.number().int().min(100).optional() })
+      .prefault({}),
   })
   .prefault({});
 
@@ -27,6 +30,7 @@ export function parseInitializationOptions(raw: unknown): {
   recallWeights: RecallWeights;
   /** As given, for config.json; checked there. */
   capacity: CapacitySettingsInput;
+  hooks: { sessionStartBudget?: number; promptBudget?: number; timeoutMs?: number };
   problem: string | null;
 } {
   const parsed = optionsSchema.safeParse(raw ?? {});
@@ -37,6 +41,7 @@ export function parseInitializationOptions(raw: unknown): {
     redactPatterns: options.redact.patterns,
     recallWeights: options.recall.weights,
     capacity: options.capacity,
+    hooks: options.hooks,
     problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   };
 }

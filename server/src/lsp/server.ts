@@ -1,18 +1,34 @@
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { URI } from 'vscode-uri';
-import { CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
+import { type AgentSessionActivity, CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
 import { AnchorKeeper } from '../anchors/anchorKeeper';
 import { compact } from '../capacity/compact';
 import { DocumentDeclarations } from './documentDeclarations';
 import { registerMemoryRequests } from './memoryRequests';
+import { refreshHookShim, registerClaudeRequests } from './claudeRequests';
 import { ChangeCapture } from './changeCapture';
+import type { Project } from '../project';
 import { provideCodeLenses } from './codeLens';
 import { provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
 import { TranscriptFollower } from './transcriptFollower';
+
+/** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
+const AGENT_SESSION_LIVE_MS = 60 * 60_000;
+
+function latestAgentSession(open: readonly Project[]): AgentSessionActivity | null {
+  let latest: AgentSessionActivity | null = null;
+  for (const project of open) {
+    const session = project.injections.latestSession();
+    if (session && Date.now() - session.lastAt < AGENT_SESSION_LIVE_MS && (!latest || session.lastAt > latest.lastAt)) {
+      latest = { sessionId: session.sessionId, projectRoot: project.root, memoriesGiven: session.memories, tokensGiven: session.tokens, lastAt: session.lastAt };
+    }
+  }
+  return latest;
+}
 
 function lineLength(document: TextDocument, line: number): number {
   return document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length;
@@ -57,6 +73,8 @@ export function runLanguageServer(): Connection {
   let capture: ChangeCapture | undefined;
   let transcripts: TranscriptFollower | undefined;
   let lastStatus = '';
+  let windowId = `pid-${process.pid}`;
+  const windowIdOf = () => windowId;
 
   const sendStatus = () => {
     const status = currentStatus();
@@ -81,25 +99,28 @@ export function runLanguageServer(): Connection {
   function currentStatus(): ServerStatusParams {
     const open = projects.openProjects();
     const memoryCount = open.reduce((sum, p) => sum + p.store.counts().byStatus.active, 0);
+    const agentSession = latestAgentSession(open);
     const problems = projects.openProblems();
     if (problems.length) {
-      return { health: 'error', message: problems.map((p) => p.message).join(' '), memoryCount };
+      return { health: 'error', message: problems.map((p) => p.message).join(' '), memoryCount, agentSession };
     }
     const notices = open.flatMap((p) => p.notices);
-    if (notices.length) return { health: 'warning', message: notices.join(' '), memoryCount };
+    if (notices.length) return { health: 'warning', message: notices.join(' '), memoryCount, agentSession };
     const where = open.length === 1 ? ` in ${open[0]!.root}` : open.length ? ` in ${open.length} projects` : '';
-    return { health: 'ok', message: `Memory server running: ${memoryCount} memories${where}.`, memoryCount };
+    return { health: 'ok', message: `Memory server running: ${memoryCount} memories${where}.`, memoryCount, agentSession };
   }
 
   connection.onInitialize((params) => {
-    const { settings, redactPatterns, recallWeights, capacity, problem } = parseInitializationOptions(params.initializationOptions);
+    const { settings, redactPatterns, recallWeights, capacity, hooks, problem } = parseInitializationOptions(params.initializationOptions);
     if (problem) connection.console.warn(problem);
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
-      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
+      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
     } catch (error) {
       connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
     }
+    const requestedWindow = (params.initializationOptions as { windowId?: unknown } | undefined)?.windowId;
+    if (typeof requestedWindow === 'string' && requestedWindow) windowId = requestedWindow;
     const folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri).fsPath);
     if (folders.length === 0 && params.rootUri) folders.push(URI.parse(params.rootUri).fsPath);
     projects.setWorkspaceFolders(folders);
@@ -129,6 +150,7 @@ export function runLanguageServer(): Connection {
     capture?.syncWithDisk();
     transcripts?.start();
     keepWithinCapacity();
+    refreshHookShim(connection);
   });
 
   /** Now and then, each project's capacity is enforced on the capture queue (docs/capacity.md). */
@@ -176,6 +198,7 @@ export function runLanguageServer(): Connection {
   const editorDeps = { projects, anchors, declarations, document: (uri: string) => documents.get(uri) };
   connection.onHover((params) => provideHover(editorDeps, params));
   connection.onCodeLens((params) => provideCodeLenses(editorDeps, params));
+  registerClaudeRequests(connection, editorDeps, windowIdOf);
   registerMemoryRequests(connection, editorDeps, () => {
     if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
     sendStatus();

@@ -15,7 +15,7 @@ export interface Injection {
  * session is never given the same memory twice, and the user can see what the agent was told.
  */
 export class InjectionStore {
-  private readonly statements: { insert: Statement; given: Statement; forSession: Statement; forget: Statement };
+  private readonly statements: { insert: Statement; given: Statement; forSession: Statement; forget: Statement; latest: Statement };
 
   constructor(private readonly db: SqliteDatabase) {
     this.statements = {
@@ -23,6 +23,8 @@ export class InjectionStore {
       given: db.prepare('SELECT DISTINCT memory_id AS id FROM injections WHERE session_id = ?'),
       forSession: db.prepare('SELECT session_id AS sessionId, event, memory_id AS memoryId, tokens, created_at AS createdAt FROM injections WHERE session_id = ? ORDER BY id'),
       forget: db.prepare('DELETE FROM injections WHERE session_id = ? AND created_at >= ?'),
+      latest: db.prepare(`SELECT session_id AS sessionId, count(DISTINCT memory_id) AS memories, sum(tokens) AS tokens, max(created_at) AS lastAt
+        FROM injections WHERE session_id = (SELECT session_id FROM injections ORDER BY created_at DESC, id DESC LIMIT 1) GROUP BY session_id`),
     };
   }
 
@@ -39,6 +41,11 @@ export class InjectionStore {
 
   forSession(sessionId: string): Injection[] {
     return this.statements.forSession.all(sessionId) as Injection[];
+  }
+
+  /** The session given something most recently: how many memories and tokens so far. */
+  latestSession(): { readonly sessionId: string; readonly memories: number; readonly tokens: number; readonly lastAt: number } | null {
+    return (this.statements.latest.get() as { sessionId: string; memories: number; tokens: number; lastAt: number } | undefined) ?? null;
   }
 
   /**
