@@ -3,7 +3,7 @@ import type { Memory, MemoryKind } from '../memory/types';
 import { globMatches } from '../constraints/scope';
 import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
-import { toFtsQuery } from './terms';
+import { queryTerms, toFtsQuery } from './terms';
 import { DEFAULT_WEIGHTS, KIND_WEIGHT, type RecallWeights } from './weights';
 
 export interface RecallRequest {
@@ -84,6 +84,37 @@ function fileProximity(row: CandidateRow, request: RecallRequest): ScorePart | n
   return open ? { reason: `about ${open}, open in the editor`, points: 0.3 } : null;
 }
 
+/** How much a memory containing every query term gains over one containing a single term. */
+const COVERAGE = 2;
+/** Coverage looks at this much of each candidate's text. */
+const COVERAGE_TEXT_CHARS = 4000;
+
+/** A term found at a word start, loosely stemmed (`connections` finds `connection`), as porter stems the index. */
+function containsTerm(text: string, term: string): boolean {
+  const stem = term.length > 5 ? term.slice(0, Math.max(4, term.length - 3)) : term;
+  let at = text.indexOf(stem);
+  while (at >= 0) {
+    if (at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]!)) return true;
+    at = text.indexOf(stem, at + 1);
+  }
+  return false;
+}
+
+/**
+ * Coordination (Lucene's classic `coord`): bm25 sums per-term scores, so one rare word can
+ * outrank a memory that has most of what was asked. Each match's rank is scaled by
+ * 1 + COVERAGE × (share of the query terms it contains). Measured: docs/recall-quality.md.
+ */
+function applyCoverage(store: MemoryStore, ranks: Map<number, number>, terms: readonly string[]): void {
+  if (terms.length < 2) return;
+  const texts = store.ftsTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
+  for (const [rowid, rank] of ranks) {
+    const text = (texts.get(rowid) ?? '').toLowerCase();
+    const found = terms.reduce((n, term) => n + (containsTerm(text, term) ? 1 : 0), 0);
+    ranks.set(rowid, rank * (1 + (COVERAGE * found) / terms.length));
+  }
+}
+
 /** A constraint with no file or glob governs every file. */
 function projectWide(row: CandidateRow, request: RecallRequest): ScorePart | null {
   if (!request.file || row.kind !== 'constraint' || row.files.length || row.anchor || row.glob) return null;
@@ -122,6 +153,7 @@ export function recall(store: MemoryStore, request: RecallRequest, options: Reca
   const text = new Map<number, number>();
   const ftsQuery = request.query ? toFtsQuery(request.query) : null;
   if (ftsQuery) for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) text.set(hit.rowid, hit.rank);
+  if (request.query && text.size) applyCoverage(store, text, queryTerms(request.query));
 
   const rowids = new Set<number>(text.keys());
   if (request.file) {

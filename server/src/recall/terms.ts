@@ -21,27 +21,46 @@ export function identifierParts(text: string): string[] {
 }
 
 /**
- * English function words: they match nearly every memory, so a question full of them would
- * otherwise pull in everything. Words that carry meaning in code (`not`, `new`, `get`, `all`,
- * `null`, `true`) are kept.
+ * English function words that say nothing about a topic: articles, auxiliaries, pronouns,
+ * question words, modals, a few prepositions, and the stubs contractions leave (`don't` → `don`).
+ * Deliberately short: words that mean something in code (`if`, `for`, `while`, `in`, `on`,
+ * `not`, `no`, `all`, `new`, `this`, `return`, `null`, `true`, `default`, `type`…) are kept.
+ * Measured on LoCoMo: docs/recall-quality.md.
  */
-const STOP_WORDS = new Set(
-  ('a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its me my of on or our ' +
-    'she so than that the their them then there these they this those to was we were what when where which who whom why will with would ' +
-    'you your about after again also am any because before being both each few further here just more most other over own same should ' +
-    'some such through too under until up very while let please').split(' '),
+const STOP_WORDS: ReadonlySet<string> = new Set(
+  `a an the and or but nor of to at by with from as about into
+  is are was were be been being am do does did doing have has had having
+  i me my mine you your yours he him his she her hers it its we us our ours they them their theirs that these those
+  what which who whom whose when where why how can could would should will shall might must just so than then there here
+  don didn doesn isn aren wasn weren hasn haven hadn won wouldn couldn shouldn ll ve re`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
-/** Turns free text into a safe FTS5 query: every word quoted, OR-ed, function words left out; null when nothing is left. */
-export function toFtsQuery(text: string): string | null {
-  const words = new Set<string>();
+const MAX_TERMS = 64;
+
+/**
+ * The words of a text worth searching for: lowercased, at least two characters (or a digit),
+ * identifier parts added (`parseConfig` → `parse`, `config`), function words left out — unless
+ * nothing else is left, so "what is this" still finds something.
+ */
+export function queryTerms(text: string): string[] {
+  const all = new Set<string>();
+  const content = new Set<string>();
   for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
-    const lower = word.toLowerCase();
-    if ((word.length > 1 || /\d/.test(word)) && !STOP_WORDS.has(lower)) words.add(lower);
     // Split before lowercasing: the case boundaries are what mark `parseConfig`'s parts.
-    for (const part of identifierParts(word)) words.add(part);
-    if (words.size >= 64) break;
+    const candidates = [...(word.length > 1 || /\d/.test(word) ? [word.toLowerCase()] : []), ...identifierParts(word)];
+    for (const candidate of candidates) {
+      all.add(candidate);
+      if (!STOP_WORDS.has(candidate)) content.add(candidate);
+    }
+    if (content.size >= MAX_TERMS) break;
   }
-  if (words.size === 0) return null;
-  return [...words].map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
+  return [...(content.size ? content : all)].slice(0, MAX_TERMS);
+}
+
+/** Turns free text into a safe FTS5 query: every term quoted, OR-ed; null when nothing is left. */
+export function toFtsQuery(text: string): string | null {
+  const terms = queryTerms(text);
+  return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
 }

@@ -151,6 +151,7 @@ export class MemoryStore {
     rowidsForSymbol: Statement;
     rowidsRecent: Statement;
     rowidsForSession: Statement;
+    ftsTexts: Statement;
     rowidsUntaggedConstraints: Statement;
     anchoredAt: Statement;
     search: Statement;
@@ -212,6 +213,8 @@ export class MemoryStore {
         ORDER BY memory_rowid DESC LIMIT @limit`),
       rowidsForSymbol: db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol = @symbol OR (symbol > @prefix AND symbol < @prefix || char(1114111))
         ORDER BY memory_rowid DESC LIMIT @limit`),
+      ftsTexts: db.prepare(`SELECT rowid, substr(title || ' ' || why || ' ' || tags || ' ' || body, 1, @max) AS text FROM memory_fts
+        WHERE rowid IN (SELECT value FROM json_each(@rowids))`),
       rowidsForSession: db.prepare(`SELECT rowid FROM memories WHERE session_id = @sessionId AND status = 'active'
         AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY updated_at DESC LIMIT @limit`),
       rowidsRecent: db.prepare("SELECT rowid FROM memories WHERE status = 'active' ORDER BY updated_at DESC LIMIT @limit"),
@@ -342,6 +345,13 @@ export class MemoryStore {
   /** Rowids of memories tagged with `symbol` or a member of it (`Parser` → `Parser.peek`), newest first. */
   rowidsForSymbol(symbol: string, limit: number): number[] {
     return (this.statements.rowidsForSymbol.all({ symbol, prefix: `${symbol}.`, limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  /** The indexed text of memories (title, why, tags, then the body), at most `max` characters each. */
+  ftsTexts(rowids: readonly number[], max: number): Map<number, string> {
+    if (!rowids.length) return new Map();
+    const rows = this.statements.ftsTexts.all({ rowids: JSON.stringify(rowids), max }) as { rowid: number; text: string }[];
+    return new Map(rows.map((r) => [r.rowid, r.text]));
   }
 
   /** Rowids of a session's active memories of some kinds, newest first. */
