@@ -128,6 +128,8 @@ function symbolMatch(row: CandidateRow, request: RecallRequest): ScorePart | nul
   }
   const symbol = request.symbol;
   if (!symbol) return null;
+  // Names repeat across files (`close`, `main`): with a file in focus, only its own symbols count.
+  if (request.file && !row.files.includes(request.file) && row.anchor?.path !== request.file) return null;
   if (row.symbols.includes(symbol)) return { reason: `about ${symbol}`, points: 1 };
   const related = row.symbols.find((s) => symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`));
   return related ? { reason: `about ${related}, related to ${symbol}`, points: 0.6 } : null;
