@@ -1,0 +1,44 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LifecycleRefusal, UnknownMemoryError } from '../capacity/lifecycle';
+import { PinError } from '../constraints/pinConstraint';
+import { RecallInputError } from '../recall/answerRecall';
+
+/** Arguments that passed the schema but cannot be used as given; the message says what to change. */
+export class ToolInputError extends Error {
+  override name = 'ToolInputError';
+}
+
+/** A tool's answer: text for the model, the same facts as structured content for programs. */
+export function toolResult(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+/** Errors that are the caller's to fix: shown to the model as they are, never logged as failures. */
+function isInputError(error: unknown): error is Error {
+  return (
+    error instanceof ToolInputError ||
+    error instanceof UnknownMemoryError ||
+    error instanceof LifecycleRefusal ||
+    error instanceof RecallInputError ||
+    error instanceof PinError
+  );
+}
+
+/**
+ * Runs a tool body and turns any failure into an `isError` result, so one bad call never ends the
+ * server: input errors say what to change; anything else is logged with its stack and reported.
+ */
+export async function answerTool(name: string, log: (message: string) => void, body: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (isInputError(error)) return toolError(error.message);
+    const code = (error as { code?: unknown }).code;
+    log(`${name} failed${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).stack ?? String(error)}`);
+    return toolError(`Engram could not run ${name}: ${(error as Error).message}. Changes are all-or-nothing, so it can be retried.`);
+  }
+}
