@@ -1,5 +1,7 @@
 import { benchCapture } from './capture.bench';
 import { benchExtraction } from './extraction.bench';
+import { benchLocomo } from './locomo.bench';
+import { benchRecall } from './recall.bench';
 import { benchTranscripts } from './transcripts.bench';
 
 // `npm run bench`: prints the numbers the issues set targets for. Timing is measured here, never
@@ -9,6 +11,8 @@ async function main(): Promise<void> {
   await benchCapture();
   await benchTranscripts();
   await benchExtraction();
+  await benchRecall();
+  await benchLocomo();
 }
 
 void main();

@@ -1,0 +1,252 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { Redactor } from '../server/src/capture/redact';
+import type { Memory } from '../server/src/memory/types';
+import { memoryToRecord } from '../server/src/memory/record';
+import { openProject } from '../server/src/project';
+import { recall, type RecallRequest } from '../server/src/recall/recall';
+import { openDatabase } from '../server/src/store/database';
+import { MemoryStore } from '../server/src/store/memoryStore';
+import { databasePathFor } from '../server/src/store/paths';
+import { ENGRAM_JS } from '../test/support/engramProcess';
+import { startLsp } from '../test/support/lspClient';
+import { percentile } from './fixtures';
+import { generateMemoryFixture, generateRequests, hottestFile, type MemoryFixture, type RecallMix } from './memoryFixtures';
+import type { GeneratedFile } from './projectFixtures';
+
+const MEMORIES = 100_000;
+const FILES = 320;
+const SEED = 20_240_601;
+const REQUESTS_PER_MIX = 1000;
+const WARM_UP = 50;
+/** In-process recall stops early (after at least 100 requests of each kind) when it is slow, to keep the bench short. */
+const RECALL_BUDGET_MS = 15_000;
+const EDITOR_REQUESTS = 200;
+const PROCESS_RUNS = 20;
+/** `engram import` of the whole export is stopped here and its rate extrapolated, to keep the bench short. */
+const IMPORT_DEADLINE_MS = 20_000;
+
+function report(name: string, samples: readonly number[], target: string): void {
+  const p50 = percentile(samples, 50).toFixed(2);
+  const p99 = percentile(samples, 99).toFixed(2);
+  console.log(`${name.padEnd(58)} p50 ${p50.padStart(7)} ms   p99 ${p99.padStart(7)} ms   (target ${target})`);
+}
+
+function median(samples: readonly number[]): number {
+  return percentile(samples, 50);
+}
+
+/** Generated text carries no secrets; the import bench is where redaction is measured. */
+class NoRedaction extends Redactor {
+  override memory(memory: Memory): Memory {
+    return memory;
+  }
+}
+
+/**
+ * The benchmark database, built through MemoryStore in one transaction (each memory's own
+ * transaction becomes a savepoint), so it holds exactly what an import of the same records would.
+ */
+function buildDatabase(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture): { ms: number; perFile: Map<string, number> } {
+  const { db } = openDatabase(databasePathFor(root, env));
+  try {
+    const store = new MemoryStore(db, new NoRedaction());
+    const perFile = new Map<string, number>();
+    const start = performance.now();
+    db.transaction(() => {
+      for (const memory of fixture.memories) {
+        store.import(memory);
+        for (const file of memory.files) perFile.set(file, (perFile.get(file) ?? 0) + 1);
+      }
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    return { ms: performance.now() - start, perFile };
+  } finally {
+    db.close();
+  }
+}
+
+function writeProject(root: string, files: readonly GeneratedFile[]): void {
+  mkdirSync(path.join(root, '.git'), { recursive: true });
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(root, file.path)), { recursive: true });
+    writeFileSync(path.join(root, file.path), file.text);
+  }
+}
+
+function toRequest(r: { query?: string; file?: string; line?: number; symbol?: string }): RecallRequest {
+  return { query: r.query, file: r.file, line: r.line, symbol: r.symbol, limit: 10 };
+}
+
+/**
+ * Target 1: recall() against the store, as the server and the CLI call it. The three kinds of
+ * request take turns, so the overall numbers weigh them equally.
+ */
+function benchInProcess(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture): void {
+  const project = openProject(root, env);
+  try {
+    const options = { weights: project.recallWeights, usage: project.usage };
+    const mixes: RecallMix[] = ['query only', 'file + line + symbol', 'file + query'];
+    const requests = mixes.map((mix, i) => generateRequests(fixture, REQUESTS_PER_MIX + WARM_UP, mix, SEED + 10 + i).map(toRequest));
+    const samples = mixes.map((): number[] => []);
+    const results = mixes.map(() => 0);
+    const started = performance.now();
+    for (let n = 0; n < REQUESTS_PER_MIX + WARM_UP; n++) {
+      if (n >= WARM_UP + 100 && performance.now() - started > RECALL_BUDGET_MS) break;
+      requests.forEach((forMix, i) => {
+        const start = performance.now();
+        results[i]! += recall(project.store, forMix[n]!, options).length;
+        if (n >= WARM_UP) samples[i]!.push(performance.now() - start);
+      });
+    }
+    mixes.forEach((mix, i) => {
+      if (results[i] === 0) throw new Error(`recall found nothing for any "${mix}" request: the fixture and the queries do not match`);
+      report(`recall() in-process, ${mix}`, samples[i]!, 'p50 ≤ 1 ms, p99 ≤ 5 ms');
+    });
+    report(`recall() in-process, all three (${samples[0]!.length} requests each)`, samples.flat(), 'p50 ≤ 1 ms, p99 ≤ 5 ms');
+  } finally {
+    project.close();
+  }
+}
+
+/** Target 2: hover and CodeLens round trips through the real server, on the file with the most memories. */
+async function benchEditor(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture, perFile: ReadonlyMap<string, number>): Promise<void> {
+  const file = hottestFile(fixture, 'typescript');
+  const uri = pathToFileURL(path.join(root, file.path)).href;
+  const lsp = startLsp(env);
+  try {
+    await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'bench' }], capabilities: {} });
+    await lsp.connection.sendNotification('initialized', {});
+    // The first start takes a baseline of every file; measure after it, as a user would work.
+    await lsp.waitFor('window/logMessage', (p) => /^Capture took a baseline/.test((p as { message: string }).message), 60_000);
+    await lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: file.text } });
+    const methods = [...file.lines.entries()].filter(([name]) => name.includes('.'));
+    const hover = (i: number) => {
+      const [, span] = methods[i % methods.length]!;
+      return lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: span.start + 1 + (i % Math.max(1, span.end - span.start)), character: 4 } });
+    };
+    const lens = () => lsp.connection.sendRequest('textDocument/codeLens', { textDocument: { uri } }) as Promise<unknown[]>;
+    for (let i = 0; i < 20; i++) await hover(i);
+    const hovers: number[] = [];
+    let shown = 0;
+    for (let i = 0; i < EDITOR_REQUESTS; i++) {
+      const start = performance.now();
+      if (await hover(i)) shown++;
+      hovers.push(performance.now() - start);
+    }
+    const lenses: number[] = [];
+    let count = 0;
+    for (let i = 0; i < EDITOR_REQUESTS; i++) {
+      const start = performance.now();
+      count = (await lens()).length;
+      lenses.push(performance.now() - start);
+    }
+    console.log(`${file.path}: ${perFile.get(file.path) ?? 0} memories, ${file.lines.size} declarations; ${shown} of ${EDITOR_REQUESTS} hovers show memories, ${count} CodeLenses`);
+    report('hover round trip (real server, stdio)', hovers, 'p50 ≤ 5 ms');
+    report('CodeLens round trip (real server, stdio)', lenses, 'p50 ≤ 5 ms');
+  } finally {
+    await lsp.close();
+  }
+}
+
+function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): number {
+  const start = performance.now();
+  const run = spawnSync(process.execPath, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const elapsed = performance.now() - start;
+  if (run.status !== 0) throw new Error(`node ${args.join(' ')} exited with ${run.status}: ${run.stderr}`);
+  return elapsed;
+}
+
+/**
+ * Target 3: `engram recall` as a process against a bare `node -e 0`, alternated so both see the
+ * same machine. The same command in an empty project separates starting up from recalling.
+ */
+function benchProcesses(work: string, root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture): void {
+  const file = hottestFile(fixture, 'typescript');
+  const [symbol, span] = [...file.lines.entries()].find(([name]) => name.includes('.'))!;
+  const query = `why does ${symbol.split('.').pop()} retry ${file.nouns[0]}`;
+  const empty = path.join(work, 'empty');
+  writeProject(empty, [file]);
+  const commands: [name: string, args: string[], cwd: string][] = [
+    ['node -e 0', ['-e', '0'], root],
+    ['engram recall --file --query --json', [ENGRAM_JS, 'recall', '--file', file.path, '--query', query, '--json'], root],
+    ['  the same in an empty project (starting up only)', [ENGRAM_JS, 'recall', '--file', file.path, '--query', query, '--json'], empty],
+    ['engram recall --file --line --json (tree-sitter parse)', [ENGRAM_JS, 'recall', '--file', file.path, '--line', String(span.start + 2), '--json'], root],
+  ];
+  const first = timeProcess(commands[1]![1], env, root);
+  const samples = commands.map((): number[] => []);
+  for (let i = 0; i < PROCESS_RUNS + 2; i++) {
+    commands.forEach(([, args, cwd], c) => {
+      const ms = timeProcess(args, env, cwd);
+      if (i >= 2) samples[c]!.push(ms);
+    });
+  }
+  const base = median(samples[0]!);
+  commands.forEach(([name], c) => {
+    const ms = median(samples[c]!);
+    const target = c === 1 ? '≤ 1.3×' : '—';
+    console.log(`${name.padEnd(58)} median ${ms.toFixed(1).padStart(6)} ms   ${(ms / base).toFixed(2)}× node -e 0   (target ${target})`);
+  });
+  console.log(`${'engram recall, first run after a build (no code cache yet)'.padEnd(58)} ${first.toFixed(1).padStart(13)} ms`);
+}
+
+async function writeExport(file: string, fixture: MemoryFixture): Promise<void> {
+  const out = createWriteStream(file);
+  for (const memory of fixture.memories) {
+    if (!out.write(`${JSON.stringify(memoryToRecord(memory))}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+/**
+ * Target 4: `engram import` of a JSONL export of every memory, as a process, into an empty
+ * project. Stopped at a deadline, its rate so far is extrapolated (said so in the output).
+ */
+async function benchImport(work: string, fixture: MemoryFixture): Promise<void> {
+  const file = path.join(work, 'export.jsonl');
+  await writeExport(file, fixture);
+  const root = path.join(work, 'imported');
+  mkdirSync(path.join(root, '.git'), { recursive: true });
+  const env = { ...process.env, ENGRAM_HOME: path.join(work, 'import-home') };
+  const start = performance.now();
+  const child = spawn(process.execPath, [ENGRAM_JS, 'import', file, '--project', root, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), IMPORT_DEADLINE_MS);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearTimeout(timer);
+  const seconds = (performance.now() - start) / 1000;
+  if (code === 0) {
+    console.log(`${`engram import of ${MEMORIES.toLocaleString('en')} memories (process)`.padEnd(58)} ${seconds.toFixed(1).padStart(7)} s    (target ≤ 10 s)`);
+    return;
+  }
+  if (code !== null) throw new Error(`engram import exited with ${code}: ${stderr}`);
+  const project = openProject(root, env);
+  const imported = project.store.counts().total;
+  project.close();
+  const estimate = (seconds * MEMORIES) / Math.max(1, imported);
+  console.log(`${`engram import (process): ${imported.toLocaleString('en')} memories in ${seconds.toFixed(0)} s, then stopped`.padEnd(58)} ≈ ${estimate.toFixed(0).padStart(5)} s for ${MEMORIES.toLocaleString('en')}   (target ≤ 10 s)`);
+}
+
+export async function benchRecall(): Promise<void> {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'engram-bench-recall-'));
+  try {
+    const fixture = generateMemoryFixture({ memories: MEMORIES, files: FILES, seed: SEED, now: Date.now() });
+    const root = path.join(work, 'project');
+    writeProject(root, fixture.files);
+    // An empty Claude folder: the server follows no transcripts while it is measured.
+    const env = { ...process.env, ENGRAM_HOME: path.join(work, 'home'), CLAUDE_CONFIG_DIR: path.join(work, 'claude') };
+    const built = buildDatabase(root, env, fixture);
+    console.log(`\nRecall (${MEMORIES.toLocaleString('en')} generated memories over ${FILES} files; database built in-process in ${(built.ms / 1000).toFixed(1)} s)`);
+    benchInProcess(root, env, fixture);
+    await benchEditor(root, env, fixture, built.perFile);
+    benchProcesses(work, root, env, fixture);
+    await benchImport(work, fixture);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
