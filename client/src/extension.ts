@@ -4,6 +4,7 @@ import { registerCommands } from './commands';
 import { registerMcpServerDefinitions } from './mcp/mcpServerDefinitions';
 import { MemoryServer } from './server/memoryServer';
 import { MemoryStatusItem } from './statusBar';
+import { registerMemoryViews } from './views';
 
 let server: MemoryServer | undefined;
 
@@ -16,6 +17,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerCommands(context, server, log);
   registerMcpServerDefinitions(context, log);
   registerClaudeCode(context, server);
+  registerMemoryViews(context, server, log);
   // The server starts in the background: activation itself does no heavy work.
   void server.start();
   log.info(`Engram activated in ${(performance.now() - started).toFixed(1)} ms`);

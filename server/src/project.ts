@@ -10,6 +10,7 @@ import { InjectionStore } from './store/injectionStore';
 import { UsageStore } from './store/usageStore';
 import { EditorStateStore } from './store/editorStateStore';
 import { MemoryListStore } from './store/memoryLists';
+import { TimelineStore } from './store/timelineStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 import type { RecallWeights } from './recall/weights';
 import type { CapacitySettings } from './capacity/settings';
@@ -32,8 +33,10 @@ export interface Project {
   readonly injections: InjectionStore;
   /** Where the user is in each VS Code window (for hooks). */
   readonly editorState: EditorStateStore;
-  /** The timeline and the list of every active constraint (browsing, not recall). */
+  /** Every active constraint, hard pins first (browsing, not recall). */
   readonly lists: MemoryListStore;
+  /** Pages of the memory timeline, compaction points and agent sessions, for the memory panel and timeline views. */
+  readonly timeline: TimelineStore;
   /** Recall's weights, from the user's settings (`$ENGRAM_HOME/config.json`). */
   readonly recallWeights: RecallWeights;
   /** Watermarks and consolidation, from the user's settings. */
@@ -67,6 +70,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     injections: new InjectionStore(db),
     editorState: new EditorStateStore(db),
     lists: new MemoryListStore(db),
+    timeline: new TimelineStore(db),
     redactor,
     recallWeights: config.recall.weights,
     capacity: config.capacity,

@@ -6,6 +6,7 @@ import { AnchorKeeper } from '../anchors/anchorKeeper';
 import { compact } from '../capacity/compact';
 import { DocumentDeclarations } from './documentDeclarations';
 import { registerMemoryRequests } from './memoryRequests';
+import { registerViewRequests } from './viewRequests';
 import { refreshHookShim, registerClaudeRequests } from './claudeRequests';
 import { ChangeCapture } from './changeCapture';
 import type { Project } from '../project';
@@ -200,6 +201,10 @@ export function runLanguageServer(): Connection {
   connection.onCodeLens((params) => provideCodeLenses(editorDeps, params));
   registerClaudeRequests(connection, editorDeps, windowIdOf);
   registerMemoryRequests(connection, editorDeps, () => {
+    if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+    sendStatus();
+  });
+  registerViewRequests(connection, editorDeps, () => {
     if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
     sendStatus();
   });

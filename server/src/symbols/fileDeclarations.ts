@@ -45,16 +45,24 @@ export async function changedDeclarations(
   } finally {
     oldTree.delete();
   }
-  parsedFiles.put(path, { text: after, language, tree: newTree });
-  const updated = await declarationsInTree(newTree, language, newLines);
+  // Kept only once read: a tree in the cache may be taken (and deleted) by the next caller at any await.
+  let updated: ParsedDeclarations;
+  try {
+    updated = await declarationsInTree(newTree, language, newLines);
+  } finally {
+    parsedFiles.put(path, { text: after, language, tree: newTree });
+  }
   return { before: old.declarations, after: updated.declarations, beforeHasErrors: old.hasErrors, afterHasErrors: updated.hasErrors };
 }
 
 /** All declarations of a file's text, as `declarations` finds them; the tree is kept for the file's next change. */
 export async function fileDeclarations(path: string, language: LanguageId, text: string): Promise<ParsedDeclarations> {
   const tree = treeOf(await parserFor(language), path, language, text);
-  parsedFiles.put(path, { text, language, tree });
-  return declarationsInTree(tree, language);
+  try {
+    return await declarationsInTree(tree, language);
+  } finally {
+    parsedFiles.put(path, { text, language, tree });
+  }
 }
 
 /** Drops a file's tree, e.g. when the file is deleted. */

@@ -1,0 +1,352 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
+import { URI } from 'vscode-uri';
+import { z } from 'zod';
+import type { AnchorKeeper } from '../anchors/anchorKeeper';
+import { archive, forget, LifecycleRefusal, restore, UnknownMemoryError } from '../capacity/lifecycle';
+import { governingConstraints } from '../constraints/governing';
+import { scopeOf } from '../constraints/scope';
+import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS, type Memory } from '../memory/types';
+import type { Project } from '../project';
+import { answerRecall, RecallInputError } from '../recall/answerRecall';
+import { itemText } from '../recall/contextAssembly';
+import { fileDeclarations, languageForPath } from '../symbols';
+import {
+  AgentSessionsRequest,
+  LocateSymbolRequest,
+  MemoriesChangedNotification,
+  MemoryActionRequest,
+  MemoryDetailRequest,
+  MemoryDiffRequest,
+  MemoryPanelRequest,
+  TIMELINE_STATUSES,
+  TimelinePageRequest,
+  TimelineSearchRequest,
+  type MemoryActionResult,
+  type MemoryPanel,
+  type PanelConstraint,
+  type SessionInfo,
+  type TimelineEntry,
+  type TimelineFilter,
+  type TimelinePage,
+  type TimelineSearch,
+} from '../viewProtocol';
+import type { CodeLensDeps } from './codeLens';
+import { patchSides } from './patchSides';
+import { viewMemory } from './viewMemory';
+
+const PANEL_MEMORIES = 10;
+const PANEL_SESSIONS = 5;
+const SEARCH_MAX = 200;
+const SESSIONS_MAX = 200;
+/** How often to look for memory changes to announce (writes by this server or any other process). */
+const CHANGE_POLL_MS = 1000;
+
+const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
+const projectRoot = z.string().min(1).max(4096);
+const memoryRef = z.object({ projectRoot, id: z.string().min(1).max(200) });
+
+const panelParams = z.object({ uri: z.string().min(1), position: position.optional(), openUris: z.array(z.string()).max(100).optional() });
+
+const timelineFilter = z.object({
+  kinds: z.array(z.enum(MEMORY_KINDS)).optional(),
+  path: z.string().max(4096).optional(),
+  symbol: z.string().max(1000).optional(),
+  sources: z.array(z.enum(MEMORY_SOURCES)).optional(),
+  sessionId: z.string().max(200).optional(),
+  pinned: z.boolean().optional(),
+  statuses: z.array(z.enum(MEMORY_STATUSES)).optional(),
+});
+const cursor = z.object({ updatedAt: z.number().int(), rowid: z.number().int() });
+const pageParams = z.object({ projectRoot: projectRoot.optional(), filter: timelineFilter, cursor: cursor.nullable(), limit: z.number().int().min(1).max(1000) });
+const searchParams = z.object({ projectRoot: projectRoot.optional(), query: z.string().min(1).max(10_000), filter: timelineFilter, limit: z.number().int().min(1).max(SEARCH_MAX) });
+
+const memoryAction = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('pin'), pin: z.enum(PIN_LEVELS) }),
+  z.object({ type: z.literal('forget') }),
+  z.object({ type: z.literal('restore') }),
+  z.object({ type: z.literal('archive') }),
+  z.object({ type: z.literal('edit'), title: z.string().max(1000), body: z.string().max(1_000_000).optional(), why: z.string().max(10_000).nullable().optional() }),
+  z.object({ type: z.literal('copy') }),
+]);
+const actionParams = memoryRef.extend({ action: memoryAction });
+const locateParams = z.object({ projectRoot, path: z.string().min(1).max(4096), symbol: z.string().min(1).max(1000) });
+
+function parse<T>(schema: z.ZodType<T>, params: unknown): T {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  throw new ResponseError(ErrorCodes.InvalidParams, parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; '));
+}
+
+/** A project-relative path as given by a user in a filter box: '/'-separated, no leading './' or '/', no trailing '/'. */
+function normalizedPath(input: string | undefined): string | undefined {
+  const cleaned = input?.trim().replace(/\\/g, '/').replace(/^\.\/+/, '').replace(/^\/+|\/+$/g, '');
+  return cleaned || undefined;
+}
+
+/** Does a constraint govern this line: its pinned code (where it is now) contains it, or it names the symbol the line is in? */
+function governsLine(constraint: Memory, line: number | undefined, symbol: string | null, live: ReturnType<AnchorKeeper['liveAnchors']>): boolean {
+  if (line === undefined) return false;
+  const scope = scopeOf(constraint);
+  if (scope.kind === 'code') {
+    const current = live?.get(constraint.id);
+    const span = current ? current.span : { start: scope.anchor.range.startLine, end: scope.anchor.range.endLine };
+    const stale = current ? current.stale : scope.anchor.stale;
+    return !stale && line >= span.start && line <= span.end;
+  }
+  if (scope.kind === 'symbol' && symbol) return scope.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`));
+  return false;
+}
+
+function matchesFilter(memory: Memory, filter: TimelineFilter, statuses: readonly string[]): boolean {
+  const under = (p: string, base: string) => p === base || p.startsWith(`${base}/`);
+  const filterPath = normalizedPath(filter.path);
+  return (
+    statuses.includes(memory.status) &&
+    (!filter.kinds?.length || filter.kinds.includes(memory.kind)) &&
+    (!filter.sources?.length || filter.sources.includes(memory.source)) &&
+    (!filter.sessionId || memory.sessionId === filter.sessionId) &&
+    (!filter.pinned || memory.pin !== 'none') &&
+    (!filterPath || memory.files.some((f) => under(f, filterPath)) || (memory.anchor !== null && under(memory.anchor.path, filterPath))) &&
+    (!filter.symbol || memory.symbols.some((s) => s === filter.symbol || s.startsWith(`${filter.symbol}.`)))
+  );
+}
+
+/** Compaction points belong in the timeline unless the filter asks about memories' own properties. */
+function showsCompactions(filter: TimelineFilter, statuses: readonly string[]): boolean {
+  return !filter.kinds?.length && !filter.path && !filter.symbol && !filter.sources?.length && !filter.pinned && statuses.includes('active');
+}
+
+/**
+ * The requests behind the memory panel (sidebar) and the memory timeline, and the notification
+ * that tells them to refetch. Actions report changes through `onChanged` (CodeLens, status bar).
+ */
+export function registerViewRequests(connection: Connection, deps: CodeLensDeps, onChanged: () => void): void {
+  const projectOf = (root: string | undefined): Project => {
+    const open = deps.projects.openProjects();
+    const project = root === undefined ? open[0] : open.find((p) => p.root === root);
+    if (!project) throw new ResponseError(ErrorCodes.InvalidParams, root === undefined ? 'no project is open' : `${root} is not a project Engram has open`);
+    return watched(project);
+  };
+  const sessionInfos = (project: Project, ids: Iterable<string | null>): SessionInfo[] => {
+    const wanted = [...new Set([...ids].filter((id): id is string => !!id))];
+    const known = new Map(project.timeline.sessions(wanted).map((s) => [s.id, s]));
+    return wanted.map((id) => known.get(id) ?? { id, agent: null, title: null, startedAt: null });
+  };
+
+  // Announces changes: writes by this server bump the stamp; other processes' commits change data_version.
+  const stamps = new Map<string, string>();
+  const stampOf = (project: Project) => `${project.timeline.changeStamp()}:${project.store.dataVersion()}`;
+  /** A project a view asked about is watched from then on, so a write right after is not missed. */
+  function watched(project: Project): Project {
+    if (!stamps.has(project.root)) stamps.set(project.root, stampOf(project));
+    return project;
+  }
+  const announce = (project: Project) => {
+    stamps.set(project.root, stampOf(project));
+    void connection.sendNotification(MemoriesChangedNotification.type, { projectRoot: project.root });
+  };
+  const poll = setInterval(() => {
+    for (const project of deps.projects.openProjects()) {
+      try {
+        const stamp = stampOf(project);
+        const seen = stamps.get(project.root);
+        stamps.set(project.root, stamp);
+        if (seen !== undefined && seen !== stamp) void connection.sendNotification(MemoriesChangedNotification.type, { projectRoot: project.root });
+      } catch (error) {
+        connection.console.error(`Checking ${project.databaseFile} for memory changes failed: ${(error as Error).message}`);
+      }
+    }
+  }, CHANGE_POLL_MS);
+  poll.unref();
+
+  connection.onRequest(MemoryPanelRequest.type, async (raw): Promise<MemoryPanel | null> => {
+    const params = parse(panelParams, raw);
+    const file = deps.projects.fileFor(params.uri);
+    if (!file) return null;
+    const project = watched(file.project);
+    const document = deps.document(params.uri);
+    const line = params.position?.line;
+    const symbol = document && line !== undefined && line < document.lineCount ? await deps.declarations.symbolAt(document, file.path, line) : null;
+    const live = deps.anchors.liveAnchors(params.uri);
+
+    const constraints: PanelConstraint[] = governingConstraints(project.store, file.path).map((memory) => {
+      const current = memory.anchor ? live?.get(memory.id) : undefined;
+      const stale = memory.anchor ? (current ? current.stale : memory.anchor.stale) : false;
+      const span = current ? current.span : memory.anchor ? { start: memory.anchor.range.startLine, end: memory.anchor.range.endLine } : null;
+      return { memory: viewMemory(memory), atCursor: governsLine(memory, line, symbol, live), stale, lines: span && !stale ? { start: span.start, end: span.end } : null };
+    });
+    constraints.sort((a, b) => Number(b.atCursor) - Number(a.atCursor));
+    const shown = new Set(constraints.map((c) => c.memory.id));
+
+    const openFiles = (params.openUris ?? []).flatMap((u) => {
+      const open = deps.projects.fileFor(u);
+      return open && open.project === project && open.path !== file.path ? [open.path] : [];
+    });
+    const recallAt = (at: number | undefined) =>
+      answerRecall(project, { file: file.path, line: at, symbol: symbol ?? undefined, openFiles, limit: PANEL_MEMORIES + shown.size }, document ? document.getText() : undefined);
+    let answer;
+    try {
+      answer = await recallAt(line);
+    } catch (error) {
+      // The editor's cursor and the server's copy of the document can disagree for a moment.
+      if (!(error instanceof RecallInputError)) throw error;
+      answer = await recallAt(undefined);
+    }
+    const memories = answer.results
+      .filter((r) => !shown.has(r.memory.id))
+      .slice(0, PANEL_MEMORIES)
+      .map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
+    const sessions = project.timeline.sessionsTouching(file.path, PANEL_SESSIONS);
+    return { projectRoot: project.root, path: file.path, symbol: symbol ?? answer.symbol, constraints, memories, sessions };
+  });
+
+  connection.onRequest(TimelinePageRequest.type, (raw): TimelinePage => {
+    const params = parse(pageParams, raw);
+    const project = projectOf(params.projectRoot);
+    const { filter } = params;
+    const statuses = filter.statuses?.length ? filter.statuses : TIMELINE_STATUSES;
+    const rows = project.timeline.page({
+      statuses,
+      kinds: filter.kinds,
+      sources: filter.sources,
+      path: normalizedPath(filter.path),
+      symbol: filter.symbol?.trim() || undefined,
+      sessionId: filter.sessionId,
+      pinnedOnly: filter.pinned,
+      before: params.cursor,
+      limit: params.limit,
+    });
+    const last = rows[rows.length - 1];
+    const nextCursor = rows.length === params.limit && last ? { updatedAt: last.updatedAt, rowid: last.rowid } : null;
+    const entries: TimelineEntry[] = project.store.byRowids(rows.map((r) => r.rowid)).map((m) => ({ type: 'memory', memory: viewMemory(m) }));
+    if (showsCompactions(filter, statuses)) {
+      // This page covers [its last row, the cursor): the compactions in that span, so none is shown twice.
+      const from = nextCursor ? nextCursor.updatedAt : 0;
+      const to = params.cursor ? params.cursor.updatedAt : Number.MAX_SAFE_INTEGER;
+      for (const point of project.timeline.compactionsBetween(from, to, filter.sessionId)) entries.push({ type: 'compaction', ...point });
+      entries.sort((a, b) => timeOf(b) - timeOf(a));
+    }
+    const sessionIds = entries.map((e) => (e.type === 'memory' ? e.memory.sessionId : e.sessionId));
+    return { projectRoot: project.root, projects: deps.projects.openProjects().map((p) => p.root), entries, sessions: sessionInfos(project, sessionIds), nextCursor };
+  });
+
+  connection.onRequest(TimelineSearchRequest.type, async (raw): Promise<TimelineSearch> => {
+    const params = parse(searchParams, raw);
+    const project = projectOf(params.projectRoot);
+    const statuses = params.filter.statuses?.length ? params.filter.statuses : TIMELINE_STATUSES;
+    const answer = await answerRecall(project, { query: params.query, kinds: params.filter.kinds, includeArchived: statuses.includes('archived'), limit: SEARCH_MAX });
+    const results = answer.results
+      .filter((r) => matchesFilter(r.memory, params.filter, statuses))
+      .slice(0, params.limit)
+      .map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
+    return { projectRoot: project.root, results, sessions: sessionInfos(project, results.map((r) => r.memory.sessionId)) };
+  });
+
+  connection.onRequest(AgentSessionsRequest.type, (raw) => {
+    const params = parse(z.object({ projectRoot: projectRoot.optional() }), raw);
+    const project = projectOf(params.projectRoot);
+    const sessions = project.timeline.agentSessions(SESSIONS_MAX).map((s) => ({ ...s, compactions: project.timeline.compactionsOf(s.id) }));
+    return { projectRoot: project.root, sessions };
+  });
+
+  connection.onRequest(MemoryDetailRequest.type, (raw) => {
+    const params = parse(memoryRef, raw);
+    const memory = projectOf(params.projectRoot).store.get(params.id);
+    return memory ? viewMemory(memory, null) : null;
+  });
+
+  connection.onRequest(MemoryActionRequest.type, (raw): MemoryActionResult => {
+    const params = parse(actionParams, raw);
+    const project = projectOf(params.projectRoot);
+    const memory = project.store.get(params.id);
+    if (!memory) return { memory: null, changed: false };
+    const { action } = params;
+    const done = (changed: boolean, extra: { text?: string } = {}): MemoryActionResult => {
+      if (changed) {
+        onChanged();
+        announce(project);
+      }
+      const after = project.store.get(params.id);
+      return { memory: after ? viewMemory(after) : null, changed, ...extra };
+    };
+    try {
+      switch (action.type) {
+        case 'pin': {
+          if (memory.pin === action.pin) return done(false);
+          project.store.setPin(memory.id, action.pin);
+          project.usage.acted(memory.id);
+          return done(true);
+        }
+        case 'forget':
+          return done(forget(project, [memory.id]).changed.length > 0);
+        case 'restore':
+          return done(restore(project, [memory.id]).changed.length > 0);
+        case 'archive':
+          return done(archive(project, [memory.id]).changed.length > 0);
+        case 'edit': {
+          const title = action.title.trim();
+          if (!title) throw new ResponseError(ErrorCodes.InvalidParams, 'action.title: a memory needs a title');
+          if (memory.kind === 'diff' && action.body !== undefined && action.body !== memory.body) {
+            throw new ResponseError(ErrorCodes.InvalidParams, "action.body: a diff memory's body is its patch; edit its title or why instead");
+          }
+          const why = action.why === undefined ? memory.why : action.why?.trim() || null;
+          const body = action.body ?? memory.body;
+          if (title === memory.title && body === memory.body && why === memory.why) return done(false);
+          project.store.update({ ...memory, title, body, why, updatedAt: Date.now() });
+          project.usage.acted(memory.id);
+          return done(true);
+        }
+        case 'copy':
+          project.usage.acted(memory.id);
+          return done(false, { text: itemText(memory) });
+      }
+    } catch (error) {
+      if (error instanceof LifecycleRefusal || error instanceof UnknownMemoryError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
+      throw error;
+    }
+  });
+
+  connection.onRequest(MemoryDiffRequest.type, async (raw) => {
+    const params = parse(memoryRef, raw);
+    const project = projectOf(params.projectRoot);
+    const memory = project.store.get(params.id);
+    if (!memory) return null;
+    if (memory.kind !== 'diff') throw new ResponseError(ErrorCodes.InvalidParams, `${memory.id} is a ${memory.kind}, not a diff memory`);
+    const file = memory.files[0];
+    if (!file) return null;
+    const truncated = memory.meta.truncated === true;
+    const sides = patchSides(memory.body, await currentText(project, file), truncated);
+    return sides ? { path: file, title: memory.title, ...sides, truncated } : null;
+  });
+
+  connection.onRequest(LocateSymbolRequest.type, async (raw) => {
+    const params = parse(locateParams, raw);
+    const project = projectOf(params.projectRoot);
+    const language = languageForPath(params.path);
+    if (!language) return null;
+    const text = await currentText(project, params.path);
+    if (text === null) return null;
+    const { declarations } = await fileDeclarations(params.path, language, text);
+    const found = declarations.find((d) => d.name === params.symbol) ?? declarations.find((d) => d.name.endsWith(`.${params.symbol}`));
+    return found ? { line: found.startLine } : null;
+  });
+
+  /** The file as the editor has it (unsaved edits included), else as it is on disk; null when it is gone. */
+  async function currentText(project: Project, file: string): Promise<string | null> {
+    const absolute = path.join(project.root, ...file.split('/'));
+    const open = deps.document(URI.file(absolute).toString());
+    if (open) return open.getText();
+    try {
+      return await readFile(absolute, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+}
+
+function timeOf(entry: TimelineEntry): number {
+  return entry.type === 'memory' ? entry.memory.updatedAt : entry.at;
+}

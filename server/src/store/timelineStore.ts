@@ -1,0 +1,201 @@
+import type { Statement } from 'better-sqlite3';
+import type { MemoryKind, MemorySource, MemoryStatus } from '../memory/types';
+import type { SqliteDatabase } from './database';
+
+/** Which memories a timeline page holds; absent fields do not narrow it. */
+export interface TimelineQuery {
+  readonly statuses: readonly MemoryStatus[];
+  readonly kinds?: readonly MemoryKind[];
+  readonly sources?: readonly MemorySource[];
+  /** A project-relative file, or a folder: memories tagged with or pinned in it or anything under it. */
+  readonly path?: string;
+  /** A symbol and its members. */
+  readonly symbol?: string;
+  readonly sessionId?: string;
+  readonly pinnedOnly?: boolean;
+  /** Keyset cursor: only rows strictly below (updatedAt, rowid), in the timeline's order. */
+  readonly before?: { readonly updatedAt: number; readonly rowid: number } | null;
+  readonly limit: number;
+}
+
+export interface TimelineRow {
+  readonly rowid: number;
+  readonly updatedAt: number;
+}
+
+export interface CompactionPoint {
+  readonly sessionId: string;
+  readonly trigger: 'manual' | 'auto';
+  readonly at: number;
+  /** Distinct memories given at the session start that followed it (before any later compaction). */
+  readonly carriedOver: number;
+}
+
+export interface SessionRow {
+  readonly id: string;
+  readonly agent: string | null;
+  readonly title: string | null;
+  readonly startedAt: number | null;
+}
+
+export interface AgentSessionRow extends SessionRow {
+  readonly endedAt: number | null;
+  readonly memories: number;
+  readonly given: number;
+  readonly tokens: number;
+  readonly lastAt: number;
+}
+
+export interface SessionTouchRow extends SessionRow {
+  readonly memories: number;
+  readonly lastAt: number;
+}
+
+/** Above any real (updatedAt, rowid): the cursor of the first page. */
+const TOP = Number.MAX_SAFE_INTEGER;
+
+interface Statements {
+  readonly page: Statement;
+  readonly compactions: Statement;
+  readonly sessionsById: Statement;
+  readonly agentSessions: Statement;
+  readonly compactionsOf: Statement;
+  readonly sessionsTouching: Statement;
+  readonly stamp: Statement;
+}
+
+function under(column: string, value: string, prefix: string): string {
+  return `(${column} = ${value} OR (${column} > ${prefix} AND ${column} < ${prefix} || char(1114111)))`;
+}
+
+function prepare(db: SqliteDatabase): Statements {
+  return {
+    // Walks the updated_at index newest first from the cursor and stops at LIMIT: no sort, and no
+    // list built per page (tags are probed per row through their primary keys), so a filter that
+    // matches everything costs what no filter does. `+m.status`, `+m.kind` keep the planner off
+    // the status and kind indexes, which would mean sorting every match.
+    page: db.prepare(`SELECT m.rowid AS rowid, m.updated_at AS updatedAt FROM memories m INDEXED BY memories_updated
+      WHERE (m.updated_at, m.rowid) < (@beforeAt, @beforeRowid)
+        AND +m.status IN (SELECT value FROM json_each(@statuses))
+        AND (@kinds IS NULL OR +m.kind IN (SELECT value FROM json_each(@kinds)))
+        AND (@sources IS NULL OR m.source IN (SELECT value FROM json_each(@sources)))
+        AND (@sessionId IS NULL OR m.session_id = @sessionId)
+        AND (@pinnedOnly = 0 OR m.pin != 'none')
+        AND (@path IS NULL
+          OR EXISTS (SELECT 1 FROM memory_files f WHERE f.memory_rowid = m.rowid AND ${under('f.path', '@path', '@pathPrefix')})
+          OR EXISTS (SELECT 1 FROM anchors a WHERE a.memory_rowid = m.rowid AND ${under('a.path', '@path', '@pathPrefix')}))
+        AND (@symbol IS NULL OR EXISTS (SELECT 1 FROM memory_symbols s WHERE s.memory_rowid = m.rowid AND ${under('s.symbol', '@symbol', '@symbolPrefix')}))
+      ORDER BY m.updated_at DESC, m.rowid DESC
+      LIMIT @limit`),
+    compactions: db.prepare(`SELECT c.session_id AS sessionId, c.trigger AS trigger, c.at AS at,
+        (SELECT count(DISTINCT i.memory_id) FROM injections i
+          WHERE i.session_id = c.session_id AND i.event = 'session-start' AND i.created_at >= c.at
+            AND i.created_at < coalesce((SELECT min(n.at) FROM compactions n WHERE n.session_id = c.session_id AND n.at > c.at), @top)) AS carriedOver
+      FROM compactions c
+      WHERE c.at >= @from AND c.at < @to AND (@sessionId IS NULL OR c.session_id = @sessionId)
+      ORDER BY c.at DESC, c.id DESC`),
+    sessionsById: db.prepare(`SELECT id, agent, title, started_at AS startedAt FROM sessions WHERE id IN (SELECT value FROM json_each(@ids))`),
+    agentSessions: db.prepare(`WITH ids(id) AS (
+        SELECT id FROM sessions
+        UNION SELECT session_id FROM injections
+        UNION SELECT session_id FROM memories WHERE session_id IS NOT NULL
+      )
+      SELECT ids.id AS id, s.agent AS agent, s.title AS title, s.started_at AS startedAt, s.ended_at AS endedAt,
+        (SELECT count(*) FROM memories m WHERE m.session_id = ids.id AND m.status != 'forgotten') AS memories,
+        (SELECT count(DISTINCT i.memory_id) FROM injections i WHERE i.session_id = ids.id) AS given,
+        (SELECT coalesce(sum(i.tokens), 0) FROM injections i WHERE i.session_id = ids.id) AS tokens,
+        max(coalesce(s.ended_at, 0), coalesce(s.started_at, 0),
+          coalesce((SELECT max(i.created_at) FROM injections i WHERE i.session_id = ids.id), 0),
+          coalesce((SELECT max(m.updated_at) FROM memories m WHERE m.session_id = ids.id), 0),
+          coalesce((SELECT max(c.at) FROM compactions c WHERE c.session_id = ids.id), 0)) AS lastAt
+      FROM ids LEFT JOIN sessions s ON s.id = ids.id
+      ORDER BY lastAt DESC
+      LIMIT @limit`),
+    compactionsOf: db.prepare(`SELECT c.trigger AS trigger, c.at AS at,
+        (SELECT count(DISTINCT i.memory_id) FROM injections i
+          WHERE i.session_id = c.session_id AND i.event = 'session-start' AND i.created_at >= c.at
+            AND i.created_at < coalesce((SELECT min(n.at) FROM compactions n WHERE n.session_id = c.session_id AND n.at > c.at), @top)) AS carriedOver
+      FROM compactions c WHERE c.session_id = @sessionId ORDER BY c.at`),
+    sessionsTouching: db.prepare(`SELECT m.session_id AS id, s.agent AS agent, s.title AS title, s.started_at AS startedAt,
+        count(*) AS memories, max(m.updated_at) AS lastAt
+      FROM memories m LEFT JOIN sessions s ON s.id = m.session_id
+      WHERE m.session_id IS NOT NULL AND m.status != 'forgotten'
+        AND (m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path) OR m.rowid IN (SELECT memory_rowid FROM anchors WHERE path = @path))
+      GROUP BY m.session_id
+      ORDER BY lastAt DESC
+      LIMIT @limit`),
+    // Index-only reads: the newest row and the latest update.
+    stamp: db.prepare('SELECT (SELECT max(rowid) FROM memories) AS lastRowid, (SELECT max(updated_at) FROM memories) AS lastUpdate'),
+  };
+}
+
+/**
+ * SQL for the memory panel and the timeline: keyset pages of memories over time (the order of the
+ * `memories_updated` index, so page 500 costs what page 1 does), compaction points, agent sessions
+ * and what they touched, and a cheap stamp that changes when memories do.
+ */
+export class TimelineStore {
+  private prepared: Statements | undefined;
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** Prepared on first use: every hook and CLI run opens a project, and few of them need these. */
+  private get statements(): Statements {
+    this.prepared ??= prepare(this.db);
+    return this.prepared;
+  }
+
+  /** Rowids (with their updated_at, for the next cursor) of one page, most recently updated first. */
+  page(query: TimelineQuery): TimelineRow[] {
+    const list = (values: readonly string[] | undefined) => (values?.length ? JSON.stringify(values) : null);
+    return this.statements.page.all({
+      beforeAt: query.before?.updatedAt ?? TOP,
+      beforeRowid: query.before?.rowid ?? TOP,
+      statuses: JSON.stringify(query.statuses),
+      kinds: list(query.kinds),
+      sources: list(query.sources),
+      sessionId: query.sessionId ?? null,
+      pinnedOnly: query.pinnedOnly ? 1 : 0,
+      path: query.path ?? null,
+      pathPrefix: query.path ? `${query.path.replace(/\/+$/, '')}/` : null,
+      symbol: query.symbol ?? null,
+      symbolPrefix: query.symbol ? `${query.symbol}.` : null,
+      limit: query.limit,
+    }) as TimelineRow[];
+  }
+
+  /** Compaction points with `from <= at < to`, newest first; of one session when given. */
+  compactionsBetween(from: number, to: number, sessionId?: string): CompactionPoint[] {
+    return this.statements.compactions.all({ from, to, sessionId: sessionId ?? null, top: TOP }) as CompactionPoint[];
+  }
+
+  /** The sessions table's rows for these ids (ids it does not know are left out). */
+  sessions(ids: readonly string[]): SessionRow[] {
+    if (!ids.length) return [];
+    return this.statements.sessionsById.all({ ids: JSON.stringify(ids) }) as SessionRow[];
+  }
+
+  /** Every agent session seen (transcripts read, memories made, or memories given), most recently active first. */
+  agentSessions(limit: number): AgentSessionRow[] {
+    return this.statements.agentSessions.all({ limit }) as AgentSessionRow[];
+  }
+
+  /** A session's compactions, oldest first, with how many memories were given again after each. */
+  compactionsOf(sessionId: string): Omit<CompactionPoint, 'sessionId'>[] {
+    return this.statements.compactionsOf.all({ sessionId, top: TOP }) as Omit<CompactionPoint, 'sessionId'>[];
+  }
+
+  /** Agent sessions that made memories about a file, most recent first. */
+  sessionsTouching(path: string, limit: number): SessionTouchRow[] {
+    return this.statements.sessionsTouching.all({ path, limit }) as SessionTouchRow[];
+  }
+
+  /**
+   * Changes when a memory is added or updated in this database (pin and edit bump updated_at);
+   * status changes keep updated_at, so their callers announce them themselves.
+   */
+  changeStamp(): string {
+    const row = this.statements.stamp.get() as { lastRowid: number | null; lastUpdate: number | null };
+    return `${row.lastRowid ?? 0}:${row.lastUpdate ?? 0}`;
+  }
+}

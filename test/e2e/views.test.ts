@@ -1,0 +1,294 @@
+// Issue "Memory UI", done-when: in a real VS Code (code-server + Chromium) with the packaged VSIX,
+// the sidebar panel and the timeline show the demo's seeded constraint, a diff memory made by an
+// edit during the test and a search result; pinning and forgetting from the panel shows in the
+// timeline and in hover; screenshots of both in light and dark themes.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { REPO_ROOT } from '../support/engramProcess';
+import { eventually as waitFor } from '../support/eventually';
+import { tempDir } from '../support/tempDirs';
+import { hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
+
+const CONSTRAINT = 'All SQL goes through query() with bound parameters';
+const EDIT_TITLE = 'Edited findCustomer (+1 \u22121) in src/db.ts';
+const SIDEBAR = '#engram-sidebar';
+const TIMELINE = '#engram-timeline';
+/** The machine running this may be busy with other suites: waits are generous. */
+const UI_MS = 45_000;
+
+interface CodeServer {
+  folderUrl: string;
+  stop(): Promise<void>;
+}
+
+function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = UI_MS): Promise<T> {
+  return waitFor(what, probe, { timeoutMs, intervalMs: 300 });
+}
+
+/** The webview frame whose document has `selector` (the sidebar's or the timeline's root). */
+async function webviewFrame(page: Page, selector: string, timeoutMs = UI_MS): Promise<Frame> {
+  return eventually(`a webview with ${selector}`, async () => {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.locator(selector).count().catch(() => 0)) return frame;
+    }
+    return undefined;
+  }, timeoutMs);
+}
+
+/** Waits until the webview's root text matches (and, with `lacks`, no longer contains that text). */
+async function viewText(page: Page, selector: string, expect: RegExp, lacks?: string): Promise<string> {
+  return eventually(`${selector} to show ${expect}${lacks ? ` without "${lacks}"` : ''}`, async () => {
+    const frame = await webviewFrame(page, selector, 5000).catch(() => undefined);
+    const text = (await frame?.locator(selector).innerText().catch(() => '')) ?? '';
+    return expect.test(text) && (!lacks || !text.includes(lacks)) ? text : undefined;
+  });
+}
+
+/** The card of a memory in the sidebar, by (part of) its title. */
+async function sidebarCard(page: Page, title: string) {
+  const frame = await webviewFrame(page, SIDEBAR);
+  return frame.locator('article.memory-card').filter({ has: frame.locator('h3.title', { hasText: title }) }).first();
+}
+
+/** Hovers over `token` on a line and returns the hover's text ('' when there is none), failing if it contains `unwanted`. */
+async function hoverWithout(page: Page, line: number, token: string, unwanted: string): Promise<string> {
+  try {
+    return await hoverOnLine(page, line, token, { timeoutMs: 8000, expect: new RegExp(`^(?![\\s\\S]*${unwanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})[\\s\\S]+$`) });
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.includes(unwanted)) throw error;
+    return '';
+  }
+}
+
+/** Picks a color theme the way a user does (Preferences: Color Theme), then waits for the workbench and both webviews to use it. */
+async function useTheme(page: Page, theme: 'Dark Modern' | 'Light Modern'): Promise<void> {
+  await runCommand(page, 'Preferences: Color Theme', { waitForClose: false });
+  const picker = page.locator('.quick-input-widget');
+  await picker.locator('.quick-input-box input').fill(theme);
+  await picker.locator('.monaco-list-row').filter({ has: page.locator('.label-name').getByText(theme, { exact: true }) }).first().click({ timeout: UI_MS });
+  await picker.waitFor({ state: 'hidden', timeout: UI_MS });
+  const workbenchClass = theme === 'Light Modern' ? 'vs' : 'vs-dark';
+  await page.locator(`.monaco-workbench.${workbenchClass}`).first().waitFor({ state: 'attached', timeout: UI_MS });
+  const bodyClass = theme === 'Light Modern' ? 'vscode-light' : 'vscode-dark';
+  for (const selector of [SIDEBAR, TIMELINE]) {
+    await eventually(`${selector} in ${theme}`, async () => {
+      const frame = await webviewFrame(page, selector, 5000).catch(() => undefined);
+      return (await frame?.locator(`body.${bodyClass}`).count()) ? true : undefined;
+    });
+  }
+}
+
+async function showSidebar(page: Page): Promise<Frame> {
+  await runCommand(page, 'Engram: Focus on Memory View');
+  return webviewFrame(page, SIDEBAR);
+}
+
+/** Opens (or reveals) the timeline; the first time, moves it beside the editor so both stay visible. */
+async function showTimeline(page: Page): Promise<Frame> {
+  const opened = await page.locator('.tabs-container .tab').filter({ hasText: 'Engram: Memory Timeline' }).count();
+  await runCommand(page, 'Engram: Open Memory Timeline');
+  const frame = await webviewFrame(page, TIMELINE);
+  if (!opened) {
+    await runCommand(page, 'View: Move Editor into Right Group');
+    return webviewFrame(page, TIMELINE);
+  }
+  return frame;
+}
+
+async function goToLine(page: Page, line: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type(String(line));
+  await page.keyboard.press('Enter');
+}
+
+describe('the Engram memory panel and timeline in a real VS Code', { timeout: 600_000 }, () => {
+  const work = tempDir('engram-e2e-views-');
+  let server: CodeServer;
+  let workbench: Workbench;
+  const shots: string[] = [];
+
+  before(async () => {
+    const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
+    const codeServer = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'codeServer.mjs'));
+    const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
+    await toolchain.ensureCodeServer();
+    const vsix = path.join(work, 'engram.vsix');
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
+    const extensionsDir = path.join(work, 'extensions');
+    const userDataDir = path.join(work, 'user-data');
+    await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
+    server = await codeServer.startCodeServer({
+      folder: prepared.workspaceDir,
+      extensionsDir,
+      userDataDir,
+      env: { ENGRAM_HOME: prepared.engramHome },
+      settings: { 'workbench.colorTheme': 'Dark Modern' },
+    });
+    workbench = await openWorkbench(server.folderUrl, { timeoutMs: 60_000 });
+  });
+
+  // What the window looked like at the end of each test: the first place to look when one fails.
+  let step = 0;
+  afterEach(async () => {
+    if (workbench) await screenshot(workbench.page, `views-step-${++step}`).catch(() => undefined);
+  });
+
+  after(async () => {
+    await workbench?.close();
+    await server?.stop();
+  });
+
+  it('shows the constraint that governs the cursor in the sidebar, with its place and actions', async () => {
+    const page = workbench.page;
+    await openFile(page, 'src/db.ts');
+    await goToLine(page, 7);
+    await showSidebar(page);
+    const text = await viewText(page, SIDEBAR, new RegExp(`${CONSTRAINT.replace(/[()]/g, '\\$&')}[\\s\\S]*at cursor`));
+    assert.match(text, /src\/db\.ts/);
+    assert.match(text, /Constraints that apply here/i);
+    assert.match(text, /hard pin/);
+    assert.match(text, /Why: A 2025 pentest found SQL injection/);
+    assert.match(text, /src\/db\.ts, lines 5–13/);
+    const card = await sidebarCard(page, CONSTRAINT);
+    for (const action of ['Unpin', 'Edit', 'Copy as context', 'Forget']) assert.equal(await card.getByText(action, { exact: true }).count(), 1, action);
+  });
+
+  it('records an edit saved during the test as a diff memory: the panel shows it and opens it in the diff editor', async () => {
+    const page = workbench.page;
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await goToLine(page, 17);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' // the first row, or null');
+    await page.keyboard.press('Control+S');
+    await viewText(page, SIDEBAR, new RegExp(EDIT_TITLE.replace(/[()+]/g, '\\$&')));
+    const card = await sidebarCard(page, EDIT_TITLE);
+    await card.getByText('Open diff', { exact: true }).click();
+    const tab = page.locator('.tabs-container .tab').filter({ hasText: 'db.ts: Edited findCustomer' });
+    await tab.first().waitFor({ state: 'visible', timeout: UI_MS });
+    const diffEditor = page.locator('.monaco-diff-editor').first();
+    // Monaco renders spaces as U+00A0.
+    await eventually('the diff editor to show the added comment', async () => ((await diffEditor.innerText().catch(() => '')).replace(/\u00a0/g, ' ').includes('the first row, or null') ? true : undefined));
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+  });
+
+  it('shows the timeline grouped by day, with the seeded constraint and the new diff memory', async () => {
+    const page = workbench.page;
+    await showTimeline(page);
+    const text = await viewText(page, TIMELINE, new RegExp(`Today[\\s\\S]*${EDIT_TITLE.replace(/[()+]/g, '\\$&')}[\\s\\S]*${CONSTRAINT.replace(/[()]/g, '\\$&')}`));
+    assert.match(text, /Editor, disk and you/);
+    assert.match(text, /Pool size is 10 connections per process\./);
+    assert.match(text, /6 memories/);
+    await screenshot(page, 'memory-timeline-dark');
+    shots.push('memory-timeline-dark');
+  });
+
+  it('searches the timeline with recall', async () => {
+    const page = workbench.page;
+    const frame = await webviewFrame(page, TIMELINE);
+    await frame.locator('vscode-text-field.search input').fill('pool connections');
+    const text = await viewText(page, TIMELINE, /Results for “pool connections”, best first[\s\S]*Pool size is 10 connections per process/);
+    assert.doesNotMatch(text, /Today/);
+    await frame.locator('.row.memory').first().click();
+    await viewText(page, TIMELINE, /Why: Bursty traffic exhausted 5 connections during the sale\./);
+    await frame.locator('vscode-text-field.search input').fill('');
+    await viewText(page, TIMELINE, /Today/);
+  });
+
+  it('unpins and pins from the panel: the timeline and hover follow', async () => {
+    const page = workbench.page;
+    await showSidebar(page);
+    await (await sidebarCard(page, CONSTRAINT)).getByText('Unpin', { exact: true }).click();
+    await eventually('the constraint card to offer Pin hard', async () => ((await (await sidebarCard(page, CONSTRAINT)).getByText('Pin hard', { exact: true }).count()) ? true : undefined));
+    const timeline = await webviewFrame(page, TIMELINE);
+    const row = timeline.locator('.row.memory').filter({ hasText: CONSTRAINT });
+    await eventually('the timeline row without its pin', async () => ((await row.count()) && !(await row.first().innerText()).includes('hard pin') ? true : undefined));
+
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    const unpinned = await hoverOnLine(page, 7, 'acquire', { expect: /Engram · constraint/, timeoutMs: UI_MS });
+    assert.doesNotMatch(unpinned, /hard-pinned/);
+
+    await (await sidebarCard(page, CONSTRAINT)).getByText('Pin hard', { exact: true }).click();
+    await eventually('the timeline row with its hard pin again', async () => ((await row.first().innerText().catch(() => '')).includes('hard pin') ? true : undefined));
+    await hoverOnLine(page, 7, 'acquire', { expect: /Engram · hard-pinned constraint/, timeoutMs: UI_MS });
+  });
+
+  it('forgets from the panel with Undo: gone from the timeline and hover, then back', async () => {
+    const page = workbench.page;
+    await goToLine(page, 7);
+    await (await sidebarCard(page, CONSTRAINT)).getByText('Forget', { exact: true }).click();
+    await viewText(page, SIDEBAR, /Forgot "All SQL goes through query\(\)[^"]*"\.\s*Undo/);
+    await viewText(page, TIMELINE, /Today/, CONSTRAINT);
+    // Other hovers (TypeScript's) may show; Engram's says nothing about code no constraint governs.
+    assert.doesNotMatch(await hoverWithout(page, 7, 'acquire', CONSTRAINT), /Engram/);
+
+    const sidebar = await webviewFrame(page, SIDEBAR);
+    await sidebar.locator('.undo-bar vscode-button', { hasText: 'Undo' }).first().click();
+    await viewText(page, SIDEBAR, new RegExp(`Restored[\\s\\S]*${CONSTRAINT.replace(/[()]/g, '\\$&')}`));
+    await viewText(page, TIMELINE, new RegExp(CONSTRAINT.replace(/[()]/g, '\\$&')));
+    await hoverOnLine(page, 7, 'acquire', { expect: /Engram · hard-pinned constraint/, timeoutMs: UI_MS });
+  });
+
+  it('keeps the timeline\'s filters after it was hidden, and shows the injection log tab', async () => {
+    const page = workbench.page;
+    let timeline = await showTimeline(page);
+    await timeline.locator('vscode-button[data-focus="filters-toggle"]').click();
+    await timeline.locator('vscode-checkbox', { hasText: 'Constraint' }).click();
+    await viewText(page, TIMELINE, /Filters \(1\)[\s\S]*2 memories/);
+    // Hidden behind the editor, then shown again: the page reloads and restores its state.
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    timeline = await showTimeline(page);
+    const restored = await viewText(page, TIMELINE, /Filters \(1\)[\s\S]*2 memories/);
+    assert.doesNotMatch(restored, /Pool size is 10/);
+    await timeline.locator('vscode-button', { hasText: 'Clear filters' }).click();
+    await timeline.locator('[role=tab]', { hasText: 'Injection log' }).click();
+    await viewText(page, TIMELINE, /No agent sessions yet/);
+    await timeline.locator('[role=tab]', { hasText: 'Timeline' }).click();
+    await viewText(page, TIMELINE, /6 memories/);
+  });
+
+  it('edits a memory\'s text from the panel; the timeline shows the new text', async () => {
+    const page = workbench.page;
+    await showSidebar(page);
+    const card = await sidebarCard(page, 'Pool size is 10 connections per process.');
+    await card.getByText('Edit', { exact: true }).click();
+    const sidebar = await webviewFrame(page, SIDEBAR);
+    const form = sidebar.locator('form.edit-form');
+    await form.locator('vscode-text-field[aria-label="Title"] input').fill('Pool size is 12 connections per process.');
+    await form.locator('vscode-text-field[aria-label="Why"] input').fill('Measured under the spring sale load.');
+    await form.locator('vscode-button', { hasText: 'Save' }).click();
+    await viewText(page, SIDEBAR, /Pool size is 12 connections per process\.[\s\S]*Why: Measured under the spring sale load\./);
+    await viewText(page, TIMELINE, /Pool size is 12 connections per process\./, 'Pool size is 10');
+  });
+
+  it('saves screenshots of the panel and the timeline in dark and light themes', async () => {
+    const page = workbench.page;
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    await goToLine(page, 7);
+    await showSidebar(page);
+    await viewText(page, SIDEBAR, /at cursor/);
+    await screenshot(page, 'memory-panel-dark');
+    await useTheme(page, 'Light Modern');
+    await screenshot(page, 'memory-panel-light');
+    const timeline = await showTimeline(page);
+    // The timeline alone in the editor area, as a user reading it would have it.
+    await runCommand(page, 'View: Toggle Maximize Editor Group').catch(() => undefined);
+    await timeline.locator('.row.memory').filter({ hasText: EDIT_TITLE }).first().click();
+    await viewText(page, TIMELINE, /Open diff/);
+    await screenshot(page, 'memory-timeline-light');
+    await useTheme(page, 'Dark Modern');
+    await viewText(page, TIMELINE, /Open diff/);
+    await screenshot(page, 'memory-timeline-dark');
+    shots.push('memory-panel-dark', 'memory-panel-light', 'memory-timeline-light');
+    // The README shows these: docs/screenshots/ is committed, test-output/ is not.
+    const docs = path.join(REPO_ROOT, 'docs', 'screenshots');
+    mkdirSync(docs, { recursive: true });
+    for (const name of new Set(shots)) copyFileSync(path.join(REPO_ROOT, 'test-output', 'screenshots', `${name}.png`), path.join(docs, `${name}.png`));
+  });
+});

@@ -1,0 +1,195 @@
+import type { MemoryPanel, ViewMemory } from '../../../server/src/viewProtocol';
+import { connectView } from '../shared/channel';
+import { h, keepingFocus } from '../shared/dom';
+import { age, plural, sessionLabel } from '../shared/format';
+import { icon } from '../shared/icons';
+import { memoryCard, type CardHost, type CardUiState } from '../shared/memoryCard';
+import type { PanelState } from '../shared/messages';
+import { Tags } from '../shared/toolkit';
+import '../shared/memoryViews.css';
+import './sidebar.css';
+
+interface SidebarState {
+  panel: PanelState | null;
+  ui: CardUiState;
+  /** Memories forgotten from here, with Undo, newest first. */
+  undo: { projectRoot: string; id: string; title: string }[];
+  notice: { text: string; kind: 'info' | 'error' } | null;
+}
+
+const UNDO_KEPT = 3;
+const NOTICE_MS = 8000;
+
+const channel = connectView<SidebarState>();
+const root = document.getElementById('engram-sidebar')!;
+const saved = channel.loadState();
+const state: SidebarState = {
+  panel: saved.panel ?? null,
+  ui: { openScores: saved.ui?.openScores ?? [], editing: saved.ui?.editing ?? null },
+  undo: saved.undo ?? [],
+  notice: null,
+};
+
+const host: CardHost = {
+  channel,
+  ui: state.ui,
+  rerender: () => render(),
+  updated: (memory) => {
+    replaceMemory(memory);
+    render();
+  },
+  forgotten: (memory, projectRoot) => {
+    state.undo = [{ projectRoot, id: memory.id, title: memory.title }, ...state.undo.filter((u) => u.id !== memory.id)].slice(0, UNDO_KEPT);
+    render();
+    document.querySelector<HTMLElement>(`[data-focus="undo:${CSS.escape(memory.id)}"]`)?.focus();
+  },
+  report: (text, kind) => {
+    const notice = { text, kind };
+    state.notice = notice;
+    render();
+    // What went well fades; what went wrong stays until the next action.
+    if (kind === 'info') {
+      setTimeout(() => {
+        if (state.notice !== notice) return;
+        state.notice = null;
+        render();
+      }, NOTICE_MS);
+    }
+  },
+};
+
+/** Shows an action's result at once; the refetch the server's change notification causes confirms it. */
+function replaceMemory(memory: ViewMemory): void {
+  if (state.panel?.kind !== 'ready') return;
+  const panel = state.panel.panel;
+  state.panel = {
+    kind: 'ready',
+    panel: {
+      ...panel,
+      constraints: panel.constraints.map((c) => (c.memory.id === memory.id ? { ...c, memory } : c)),
+      memories: panel.memories.map((m) => (m.memory.id === memory.id ? { ...m, memory } : m)),
+    },
+  };
+}
+
+function commandButton(label: string, command: 'showLog' | 'restartServer' | 'pinSelection', appearance: 'primary' | 'secondary' = 'secondary'): HTMLElement {
+  const node = h(Tags.button, { appearance, 'data-focus': `command:${command}` }, label);
+  node.addEventListener('click', () => channel.call('command', { command }).catch((error: Error) => host.report(error.message, 'error')));
+  return node;
+}
+
+function timelineButton(label = 'Open Memory Timeline'): HTMLElement {
+  const node = h(Tags.button, { appearance: 'secondary', 'data-focus': 'open-timeline' }, label);
+  node.addEventListener('click', () => void channel.call('openTimeline', {}));
+  return node;
+}
+
+function emptyState(title: string, text: string, ...actions: HTMLElement[]): HTMLElement {
+  return h('section', { class: 'empty-state' }, h('h2', {}, title), h('p', {}, text), actions.length ? h('div', { class: 'actions' }, ...actions) : null);
+}
+
+function section(id: string, title: string, count: number, ...content: (HTMLElement | null)[]): HTMLElement {
+  return h('section', { class: 'panel-section', 'aria-labelledby': `${id}-heading` }, h('h2', { id: `${id}-heading` }, title, count ? h('span', { class: 'count' }, ` ${count}`) : null), ...content);
+}
+
+function sessionsSection(panel: MemoryPanel): HTMLElement {
+  if (!panel.sessions.length) return section('sessions', 'Agent sessions here', 0, h('p', { class: 'muted' }, 'No agent session has made memories about this file yet.'));
+  const items = panel.sessions.map((s) => {
+    const timeline = h('button', { type: 'button', class: 'link', 'data-focus': `session:${s.id}` }, sessionLabel(s));
+    timeline.addEventListener('click', () => void channel.call('openTimeline', { sessionId: s.id, tab: 'timeline' }));
+    const given = h('button', { type: 'button', class: 'link', 'data-focus': `given:${s.id}` }, 'what it was given');
+    given.addEventListener('click', () => void channel.call('openTimeline', { sessionId: s.id, tab: 'injections' }));
+    return h('li', { class: 'session' }, icon('session'), h('div', {}, timeline, h('div', { class: 'meta' }, h('span', {}, plural(s.memories, 'memory', 'memories')), h('span', {}, age(s.lastAt)), given)));
+  });
+  return section('sessions', 'Agent sessions here', panel.sessions.length, h('ul', { class: 'sessions' }, ...items));
+}
+
+function readyPanel(panel: MemoryPanel): HTMLElement[] {
+  const where = h('header', { class: 'place' }, h('div', { class: 'path', title: `${panel.projectRoot}/${panel.path}` }, panel.path), panel.symbol ? h('div', { class: 'symbol' }, panel.symbol) : null);
+  const constraints = panel.constraints.length
+    ? h('div', { class: 'cards' }, ...panel.constraints.map((c) => memoryCard(c.memory, { projectRoot: panel.projectRoot, constraint: c }, host)))
+    : h('div', { class: 'muted' }, h('p', {}, 'No constraint applies to this file. Select code and pin the rule it must follow.'), h('div', { class: 'actions' }, commandButton('Pin Selection as Constraint', 'pinSelection')));
+  const memories = panel.memories.length
+    ? h('div', { class: 'cards' }, ...panel.memories.map((m) => memoryCard(m.memory, { projectRoot: panel.projectRoot, score: m }, host)))
+    : h('p', { class: 'muted' }, 'Nothing else is remembered about this file yet. Engram records every save and every agent edit here, and what agents decide about it.');
+  return [
+    where,
+    section('constraints', 'Constraints that apply here', panel.constraints.length, constraints),
+    section('memories', 'Relevant memories', panel.memories.length, memories),
+    sessionsSection(panel),
+  ];
+}
+
+function body(panel: PanelState | null): HTMLElement[] {
+  if (!panel || panel.kind === 'loading') {
+    return [h('div', { class: 'loading', role: 'status' }, h(Tags.progressRing, { 'aria-hidden': 'true' }), h('span', {}, panel?.kind === 'loading' && panel.path ? `Loading what Engram remembers about ${panel.path}…` : 'Loading…'))];
+  }
+  switch (panel.kind) {
+    case 'noEditor':
+      return [emptyState('No file open', 'Open a file to see what Engram remembers about it: the constraints that apply, the most relevant memories for the code at the cursor, and the agent sessions that touched it.', timelineButton())];
+    case 'outside':
+      return [emptyState('Not in an Engram project', `${panel.path} is outside the folders open in this window. Engram keeps memory per workspace folder: open the folder that contains it (File › Open Folder).`, timelineButton())];
+    case 'unavailable':
+      return [emptyState('The memory server is not running', `${panel.message}. The Engram output says why; after fixing it, restart the server.`, commandButton('Restart Memory Server', 'restartServer', 'primary'), commandButton('Show Log', 'showLog'))];
+    case 'error':
+      return [emptyState('Could not load memories', `${panel.message}. Try again; if it keeps failing, the Engram output has the details.`, refreshButton('Try Again'), commandButton('Show Log', 'showLog'))];
+    case 'ready':
+      return readyPanel(panel.panel);
+  }
+}
+
+function refreshButton(label: string): HTMLElement {
+  const node = h(Tags.button, { appearance: 'primary', 'data-focus': 'refresh' }, label);
+  node.addEventListener('click', () => void channel.call('refresh', {}));
+  return node;
+}
+
+function undoBar(): HTMLElement | null {
+  if (!state.undo.length) return null;
+  return h(
+    'div',
+    { class: 'undo-bar', role: 'region', 'aria-label': 'Forgotten memories' },
+    ...state.undo.map((item) => {
+      const undo = h(Tags.button, { appearance: 'primary', 'data-focus': `undo:${item.id}` }, 'Undo');
+      undo.addEventListener('click', async () => {
+        try {
+          await channel.call('action', { projectRoot: item.projectRoot, id: item.id, action: { type: 'restore' } });
+          state.undo = state.undo.filter((u) => u.id !== item.id);
+          host.report(`Restored "${item.title}".`, 'info');
+        } catch (error) {
+          host.report(`Could not restore "${item.title}": ${(error as Error).message}`, 'error');
+        }
+      });
+      const dismiss = h('button', { type: 'button', class: 'link', 'data-focus': `dismiss:${item.id}`, 'aria-label': `Dismiss: forgot ${item.title}` }, 'Dismiss');
+      dismiss.addEventListener('click', () => {
+        state.undo = state.undo.filter((u) => u.id !== item.id);
+        render();
+      });
+      return h('div', { class: 'undo' }, h('span', {}, `Forgot "${item.title}".`), undo, dismiss);
+    }),
+  );
+}
+
+function render(): void {
+  channel.saveState({ ...state, notice: null });
+  keepingFocus(() => {
+    const notice = state.notice ? h('p', { class: `notice ${state.notice.kind}`, role: state.notice.kind === 'error' ? 'alert' : 'status' }, state.notice.text) : null;
+    root.replaceChildren(h('div', { class: 'status-line', 'aria-live': 'polite' }, notice), undoBar() ?? '', ...body(state.panel));
+  });
+}
+
+channel.onMessage((message) => {
+  if (message.type !== 'panel') return;
+  // A different file or project: drop the notice and the edit in progress that belonged to the last one.
+  const before = state.panel?.kind === 'ready' ? state.panel.panel.path : null;
+  const after = message.state.kind === 'ready' ? message.state.panel.path : null;
+  if (after !== null && before !== null && after !== before) {
+    state.notice = null;
+    state.ui.editing = null;
+  }
+  state.panel = message.state;
+  render();
+});
+
+render();
+channel.ready();
