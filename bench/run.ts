@@ -1,4 +1,5 @@
 import { benchCapture } from './capture.bench';
+import { benchCodeRecall } from './codeRecall.bench';
 import { benchExtraction } from './extraction.bench';
 import { benchLocomo } from './locomo.bench';
 import { benchRecall } from './recall.bench';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   await benchExtraction();
   await benchRecall();
   await benchLocomo();
+  await benchCodeRecall();
 }
 
 void main();
