@@ -209,9 +209,10 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     const hover = await hoverOnLine(page, 15, 'idle', { expect: /never grow the pool/ });
     assert.match(hover, /Engram · hard-pinned constraint/);
     assert.match(hover, /Unpin/);
-    const lenses = await eventually('the pin CodeLens', async () => {
+    // VS Code may show the new pin lens a moment before it updates the file's top lens: wait for both.
+    const lenses = await eventually('the pin CodeLens and the updated top lens', async () => {
       const texts = await codeLensTexts(page);
-      return texts.some((t) => t.includes('hard constraint: release() must never grow')) ? texts : undefined;
+      return texts.some((t) => t.includes('hard constraint: release() must never grow')) && texts.some((l) => /^Engram: 1 constraint/.test(l)) ? texts : undefined;
     });
     assert.ok(lenses.some((l) => /^Engram: 1 constraint/.test(l)), JSON.stringify(lenses));
     await screenshot(page, 'pin-selection-hover');

@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { openProject } from '../../server/src/project';
 import { REPO_ROOT } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
 import { tempDir } from '../support/tempDirs';
@@ -111,7 +112,9 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
   const work = tempDir('engram-e2e-views-');
   let server: CodeServer;
   let workbench: Workbench;
-  const shots: string[] = [];
+  let demoDir: string;
+  let engramHome: string;
+  let seededIds: string[];
 
   before(async () => {
     const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
@@ -121,6 +124,9 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     const vsix = path.join(work, 'engram.vsix');
     execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
+    demoDir = prepared.workspaceDir;
+    engramHome = prepared.engramHome;
+    seededIds = prepared.ids;
     const extensionsDir = path.join(work, 'extensions');
     const userDataDir = path.join(work, 'user-data');
     await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
@@ -185,8 +191,7 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     assert.match(text, /Editor, disk and you/);
     assert.match(text, /Pool size is 10 connections per process\./);
     assert.match(text, /6 memories/);
-    await screenshot(page, 'memory-timeline-dark');
-    shots.push('memory-timeline-dark');
+    await screenshot(page, 'memory-timeline-first-page');
   });
 
   it('searches the timeline with recall', async () => {
@@ -235,22 +240,47 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     await hoverOnLine(page, 7, 'acquire', { expect: /Engram · hard-pinned constraint/, timeoutMs: UI_MS });
   });
 
-  it('keeps the timeline\'s filters after it was hidden, and shows the injection log tab', async () => {
+  it('shows an agent session, its compaction point and what it was given (the injection log)', async () => {
+    const page = workbench.page;
+    // What a Claude Code session leaves behind, written by another process as its hooks would.
+    const project = openProject(demoDir, { ...process.env, ENGRAM_HOME: engramHome });
+    try {
+      const t0 = Date.now() - 10 * 60_000;
+      project.sessions.upsert({ id: 'e2e-session-1', agent: 'claude-code', startedAt: t0, endedAt: null, branch: null, title: 'Tighten the pool', transcriptPath: null });
+      const made = project.store.add({ kind: 'decision', title: 'Release connections in finally blocks', why: 'A leak under load exhausted the pool.', source: 'claude', sessionId: 'e2e-session-1', files: ['src/pool.ts'] }, t0 + 60_000);
+      project.sessions.compacted('e2e-session-1', 'auto', t0 + 120_000);
+      project.injections.log('e2e-session-1', 'session-start', [{ memoryId: seededIds[0]!, tokens: 42 }, { memoryId: made.id, tokens: 18 }], t0 + 121_000);
+    } finally {
+      project.close();
+    }
+    const timeline = await showTimeline(page);
+    const text = await viewText(page, TIMELINE, /Claude Code · Tighten the pool[\s\S]*Context compacted here \(auto\) — 2 memories carried over[\s\S]*Release connections in finally blocks/);
+    assert.match(text, /7 memories/);
+    await timeline.locator('.row.compaction').first().click();
+    await timeline.locator('vscode-button', { hasText: 'What the session was given' }).click();
+    const log = await viewText(page, TIMELINE, /Session start · [\s\S]*2 memories, 60 tokens/);
+    assert.match(log, /Claude Code · Tighten the pool/);
+    assert.match(log, /All SQL goes through query\(\)/);
+    assert.match(log, /Context compacted at .* \(auto\) — 2 memories carried over/);
+    await timeline.locator('[role=tab]', { hasText: 'Timeline' }).click();
+    await viewText(page, TIMELINE, /7 memories/);
+  });
+
+  it('keeps the timeline\'s filters after it was hidden', async () => {
     const page = workbench.page;
     let timeline = await showTimeline(page);
     await timeline.locator('vscode-button[data-focus="filters-toggle"]').click();
     await timeline.locator('vscode-checkbox', { hasText: 'Constraint' }).click();
     await viewText(page, TIMELINE, /Filters \(1\)[\s\S]*2 memories/);
-    // Hidden behind the editor, then shown again: the page reloads and restores its state.
-    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    // Another editor in the timeline's group hides it (its page is unloaded); showing it again restores the page's state.
+    await page.locator('.tabs-container .tab').filter({ hasText: 'Engram: Memory Timeline' }).first().click();
+    await runCommand(page, 'File: New Untitled Text File');
+    await eventually('the hidden timeline to be unloaded', async () => ((await webviewFrame(page, TIMELINE, 1000).then(() => true, () => false)) ? undefined : true));
     timeline = await showTimeline(page);
     const restored = await viewText(page, TIMELINE, /Filters \(1\)[\s\S]*2 memories/);
     assert.doesNotMatch(restored, /Pool size is 10/);
     await timeline.locator('vscode-button', { hasText: 'Clear filters' }).click();
-    await timeline.locator('[role=tab]', { hasText: 'Injection log' }).click();
-    await viewText(page, TIMELINE, /No agent sessions yet/);
-    await timeline.locator('[role=tab]', { hasText: 'Timeline' }).click();
-    await viewText(page, TIMELINE, /6 memories/);
+    await viewText(page, TIMELINE, /7 memories/);
   });
 
   it('edits a memory\'s text from the panel; the timeline shows the new text', async () => {
@@ -269,14 +299,18 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
 
   it('saves screenshots of the panel and the timeline in dark and light themes', async () => {
     const page = workbench.page;
+    let timeline = await showTimeline(page);
+    const toggle = timeline.locator('vscode-button[data-focus="filters-toggle"]');
+    if ((await toggle.getAttribute('aria-expanded')) === 'true') await toggle.click();
     await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
     await goToLine(page, 7);
-    await showSidebar(page);
+    const sidebar = await showSidebar(page);
     await viewText(page, SIDEBAR, /at cursor/);
+    await sidebar.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'memory-panel-dark');
     await useTheme(page, 'Light Modern');
     await screenshot(page, 'memory-panel-light');
-    const timeline = await showTimeline(page);
+    timeline = await showTimeline(page);
     // The timeline alone in the editor area, as a user reading it would have it.
     await runCommand(page, 'View: Toggle Maximize Editor Group').catch(() => undefined);
     await timeline.locator('.row.memory').filter({ hasText: EDIT_TITLE }).first().click();
@@ -285,10 +319,9 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     await useTheme(page, 'Dark Modern');
     await viewText(page, TIMELINE, /Open diff/);
     await screenshot(page, 'memory-timeline-dark');
-    shots.push('memory-panel-dark', 'memory-panel-light', 'memory-timeline-light');
     // The README shows these: docs/screenshots/ is committed, test-output/ is not.
     const docs = path.join(REPO_ROOT, 'docs', 'screenshots');
     mkdirSync(docs, { recursive: true });
-    for (const name of new Set(shots)) copyFileSync(path.join(REPO_ROOT, 'test-output', 'screenshots', `${name}.png`), path.join(docs, `${name}.png`));
+    for (const name of ['memory-panel-dark', 'memory-panel-light', 'memory-timeline-light', 'memory-timeline-dark']) copyFileSync(path.join(REPO_ROOT, 'test-output', 'screenshots', `${name}.png`), path.join(docs, `${name}.png`));
   });
 });

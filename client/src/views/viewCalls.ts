@@ -156,6 +156,10 @@ export class ViewCallAnswerer {
   /** Opens a project file at a line, or at a symbol's declaration (found by the server), or at its top. */
   private async open(target: OpenTarget, viewColumn: vscode.ViewColumn): Promise<void> {
     const uri = vscode.Uri.file(path.join(target.projectRoot, ...target.path.split('/')));
+    // Only files of this window's folders: a message is input, even from our own page.
+    if (!vscode.workspace.getWorkspaceFolder(uri) || path.relative(target.projectRoot, uri.fsPath).startsWith('..')) {
+      throw new Error(`${target.path} is not in a folder open in this window`);
+    }
     let line = target.line;
     if (line === undefined && target.symbol) {
       const found = await this.client().sendRequest(LocateSymbolRequest.type, { projectRoot: target.projectRoot, path: target.path, symbol: target.symbol });

@@ -183,12 +183,15 @@ channel.onMessage((message) => {
   // A different file or project: drop the notice and the edit in progress that belonged to the last one.
   const before = state.panel?.kind === 'ready' ? state.panel.panel.path : null;
   const after = message.state.kind === 'ready' ? message.state.panel.path : null;
-  if (after !== null && before !== null && after !== before) {
+  const moved = after !== null && after !== before;
+  if (moved && before !== null) {
     state.notice = null;
     state.ui.editing = null;
   }
   state.panel = message.state;
   render();
+  // Another file: start at its top (its constraints).
+  if (moved) window.scrollTo(0, 0);
 });
 
 render();

@@ -1,6 +1,7 @@
 import type { InjectionEntry } from '../../../server/src/protocol';
 import type { AgentSessionSummary } from '../../../server/src/viewProtocol';
-import { h } from '../shared/dom';
+import type { ViewChannel } from '../shared/channel';
+import { h, keepingFocus } from '../shared/dom';
 import { age, dateTime, KIND_LABELS, plural, sessionLabel, time } from '../shared/format';
 import { icon } from '../shared/icons';
 import { Tags } from '../shared/toolkit';
@@ -112,4 +113,64 @@ export function renderInjectionLog(model: InjectionLogModel, onSelect: (sessionI
   );
   const selected = model.sessions.find((s) => s.id === model.selected);
   return h('div', { class: 'injection-log' }, list, selected ? sessionDetail(selected, model, onTimeline) : h('p', { class: 'muted session-detail' }, 'Choose a session to see what Engram gave it.'));
+}
+
+export interface InjectionLogHost {
+  readonly channel: ViewChannel<unknown>;
+  readonly projectRoot: () => string | undefined;
+  /** The session whose log is shown; kept in the page's saved state. */
+  readonly selected: () => string | null;
+  readonly setSelected: (sessionId: string) => void;
+  readonly visible: () => boolean;
+  /** The sessions arrived (the timeline's session filter lists them too). */
+  readonly loaded: (projectRoot: string, sessions: readonly AgentSessionSummary[]) => void;
+  readonly showSession: (sessionId: string) => void;
+  readonly showInTimeline: (sessionId: string) => void;
+}
+
+/** The injection log tab: fetches the sessions and the selected session's log, and draws them. */
+export class InjectionLogView {
+  /** null until fetched (or after the project changed). */
+  sessions: readonly AgentSessionSummary[] | null = null;
+  private entries: readonly InjectionEntry[] | null = null;
+  private error: string | null = null;
+
+  constructor(
+    private readonly element: HTMLElement,
+    private readonly host: InjectionLogHost,
+  ) {}
+
+  /** Another session is to be shown: its log is fetched again. */
+  clearEntries(): void {
+    this.entries = null;
+    this.render();
+  }
+
+  async load(): Promise<void> {
+    try {
+      const result = await this.host.channel.call('sessions', { projectRoot: this.host.projectRoot() });
+      this.sessions = result.sessions;
+      this.host.loaded(result.projectRoot, result.sessions);
+      if (this.host.visible()) {
+        if (!this.host.selected() && result.sessions[0]) this.host.setSelected(result.sessions[0].id);
+        this.render();
+        const sessionId = this.host.selected();
+        if (sessionId) {
+          this.error = null;
+          const entries = await this.host.channel.call('injections', { projectRoot: result.projectRoot, sessionId });
+          if (this.host.selected() !== sessionId) return;
+          this.entries = entries;
+        }
+      }
+    } catch (error) {
+      this.error = (error as Error).message;
+    }
+    this.render();
+  }
+
+  render(): void {
+    if (!this.host.visible()) return;
+    const model: InjectionLogModel = { sessions: this.sessions, selected: this.host.selected(), entries: this.entries, error: this.error };
+    keepingFocus(() => this.element.replaceChildren(renderInjectionLog(model, this.host.showSession, this.host.showInTimeline)));
+  }
 }

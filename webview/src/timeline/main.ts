@@ -1,15 +1,14 @@
-import type { InjectionEntry } from '../../../server/src/protocol';
-import type { AgentSessionSummary, SessionInfo, TimelineCursor, TimelineFilter, ViewMemory } from '../../../server/src/viewProtocol';
+import type { SessionInfo, TimelineCursor, TimelineFilter, ViewMemory } from '../../../server/src/viewProtocol';
 import { connectView } from '../shared/channel';
 import { h, keepingFocus } from '../shared/dom';
-import { dateTime, plural, sessionLabel } from '../shared/format';
-import { icon } from '../shared/icons';
-import { memoryCard, type CardHost, type CardUiState } from '../shared/memoryCard';
+import { plural } from '../shared/format';
+import type { CardHost, CardUiState } from '../shared/memoryCard';
 import type { TimelineTab } from '../shared/messages';
 import { Tags, setValue, valueOf } from '../shared/toolkit';
 import { activeFilterCount, filterForm, type FilterForm } from './filters';
-import { renderInjectionLog, type InjectionLogModel } from './injectionLog';
-import { compactionText, groupRows, isSelectable, renderRow, rowHeight, type GroupCursor, type Row } from './rows';
+import { InjectionLogView } from './injectionLog';
+import { renderDetail } from './detailPane';
+import { groupRows, isSelectable, renderRow, rowHeight, type GroupCursor, type Row } from './rows';
 import { VirtualList } from './virtualList';
 import '../shared/memoryViews.css';
 import './timeline.css';
@@ -60,9 +59,6 @@ const data = {
   group: { day: null, session: undefined } as GroupCursor,
   sessions: new Map<string, SessionInfo>(),
   projects: [] as string[],
-  agentSessions: null as readonly AgentSessionSummary[] | null,
-  injections: null as readonly InjectionEntry[] | null,
-  injectionsError: null as string | null,
 };
 
 const root = document.getElementById('engram-timeline')!;
@@ -105,6 +101,22 @@ const timelinePanel = h('section', { id: 'panel-timeline', role: 'tabpanel', 'ar
 const injectionsPanel = h('section', { id: 'panel-injections', role: 'tabpanel', 'aria-labelledby': 'tab-injections', class: 'tab-panel injections-panel' });
 root.replaceChildren(toolbar, filtersBox, banner, statusLine, timelinePanel, injectionsPanel);
 
+const injectionLog = new InjectionLogView(injectionsPanel, {
+  channel,
+  projectRoot: () => state.projectRoot ?? undefined,
+  selected: () => state.injectionSession,
+  setSelected: (sessionId) => {
+    state.injectionSession = sessionId;
+    persist();
+  },
+  visible: () => state.tab === 'injections',
+  loaded: (projectRoot, sessions) => {
+    state.projectRoot = projectRoot;
+    filters.setSessions(sessions);
+  },
+  showSession: (sessionId) => showInjections(sessionId),
+  showInTimeline: (sessionId) => showSessionInTimeline(sessionId),
+});
 let filters: FilterForm = buildFilters();
 
 const list = new VirtualList<Row>(listElement, {
@@ -115,7 +127,7 @@ const list = new VirtualList<Row>(listElement, {
   onSelect: (row) => {
     state.selectedKey = row?.key ?? null;
     persist();
-    keepingFocus(() => renderDetail(row));
+    keepingFocus(() => showDetail(row));
   },
   onActivate: () => detail.querySelector<HTMLElement>(`${Tags.button}, button`)?.focus(),
   onNearEnd: () => void loadMore(),
@@ -144,7 +156,7 @@ const cardHost: CardHost = {
   ui: state.ui,
   rerender: () => {
     persist();
-    keepingFocus(() => renderDetail(list.selectedRow));
+    keepingFocus(() => showDetail(list.selectedRow));
   },
   updated: (memory) => showUpdated(memory),
   forgotten: (memory, projectRoot) => {
@@ -167,38 +179,15 @@ function showUpdated(memory: ViewMemory): void {
   list.update((row) => row.kind === 'memory' && row.memory.id === memory.id, (row) => ({ ...(row as Extract<Row, { kind: 'memory' }>), memory }));
 }
 
-function renderDetail(row: Row | null): void {
-  const projectRoot = state.projectRoot;
-  if (!row || !projectRoot) {
-    detail.replaceChildren(h('p', { class: 'muted' }, 'Select a memory (↑ ↓, or click) to see it whole and act on it: pin, edit, open its diff, copy it as agent context, forget it.'));
-    return;
-  }
-  if (row.kind === 'compaction') {
-    const session = data.sessions.get(row.entry.sessionId);
-    const given = h(Tags.button, { appearance: 'secondary', 'data-focus': 'compaction:given' }, 'What the session was given');
-    given.addEventListener('click', () => showInjections(row.entry.sessionId));
-    detail.replaceChildren(
-      h(
-        'article',
-        { class: 'compaction-detail' },
-        h('h3', {}, icon('compaction'), ` ${compactionText(row.entry)}`),
-        h('p', {}, `${sessionLabel(session ?? { id: row.entry.sessionId, title: null })}'s context was compacted (${row.entry.trigger}) at ${dateTime(row.entry.at)}. Claude Code dropped what it had been told; Engram gave ${plural(row.entry.carriedOver, 'memory', 'memories')} again at the session start that followed (constraints, the session's decisions, recent changes).`),
-        h('div', { class: 'actions' }, given),
-      ),
-    );
-    return;
-  }
-  if (row.kind !== 'memory') return;
-  const memory = row.memory;
-  detail.replaceChildren(memoryCard(memory, { projectRoot, detailed: true, score: row.score }, cardHost));
-  if (memory.bodyTruncated) {
-    channel.call('detail', { projectRoot, id: memory.id }).then(
-      (full) => {
-        if (full && list.selectedRow?.key === row.key) detail.replaceChildren(memoryCard(full, { projectRoot, detailed: true, score: row.score }, cardHost));
-      },
-      (error: Error) => report(`Could not load the whole memory: ${error.message}`, 'error'),
-    );
-  }
+function showDetail(row: Row | null): void {
+  renderDetail(detail, row, state.projectRoot, {
+    channel,
+    cardHost,
+    sessions: data.sessions,
+    isSelected: (candidate) => list.selectedRow?.key === candidate.key,
+    showInjections,
+    report: (text, kind) => report(text, kind),
+  });
 }
 
 // ——— loading ———
@@ -306,39 +295,10 @@ async function runSearch(): Promise<void> {
   }
 }
 
-async function loadInjectionLog(): Promise<void> {
-  try {
-    const result = await channel.call('sessions', { projectRoot: state.projectRoot ?? undefined });
-    data.agentSessions = result.sessions;
-    state.projectRoot = result.projectRoot;
-    filters.setSessions(result.sessions);
-    if (state.tab === 'injections') {
-      state.injectionSession ??= result.sessions[0]?.id ?? null;
-      renderInjections();
-      if (state.injectionSession) {
-        const sessionId = state.injectionSession;
-        data.injectionsError = null;
-        const entries = await channel.call('injections', { projectRoot: result.projectRoot, sessionId });
-        if (state.injectionSession !== sessionId) return;
-        data.injections = entries;
-      }
-    }
-  } catch (error) {
-    data.injectionsError = (error as Error).message;
-  }
-  renderInjections();
-}
-
-function renderInjections(): void {
-  if (state.tab !== 'injections') return;
-  const model: InjectionLogModel = { sessions: data.agentSessions, selected: state.injectionSession, entries: data.injections, error: data.injectionsError };
-  keepingFocus(() => injectionsPanel.replaceChildren(renderInjectionLog(model, (id) => showInjections(id), (id) => showSessionInTimeline(id))));
-}
-
 /** Everything the current tab shows, fetched again. */
 async function reload(): Promise<void> {
   banner.hidden = true;
-  if (state.tab === 'injections') return loadInjectionLog();
+  if (state.tab === 'injections') return injectionLog.load();
   if (state.query) return runSearch();
   return loadFirstPage();
 }
@@ -358,15 +318,13 @@ function setTab(tab: TimelineTab): void {
   filtersBox.hidden = tab !== 'timeline' || !state.filtersOpen;
   persist();
   if (tab === 'injections') {
-    data.injections = null;
-    renderInjections();
-    void loadInjectionLog();
+    injectionLog.clearEntries();
+    void injectionLog.load();
   }
 }
 
 function showInjections(sessionId: string): void {
   state.injectionSession = sessionId;
-  data.injections = null;
   setTab('injections');
 }
 
@@ -404,7 +362,7 @@ function buildFilters(): FilterForm {
     filters = buildFilters();
   });
   filtersBox.replaceChildren(form.element, h('div', { class: 'actions' }, clear));
-  if (data.agentSessions) form.setSessions(data.agentSessions);
+  if (injectionLog.sessions) form.setSessions(injectionLog.sessions);
   updateFiltersToggle();
   return form;
 }
@@ -413,14 +371,14 @@ filtersToggle.addEventListener('click', () => {
   state.filtersOpen = !state.filtersOpen;
   updateFiltersToggle();
   persist();
-  if (state.filtersOpen && !data.agentSessions) void loadInjectionLog();
+  if (state.filtersOpen && !injectionLog.sessions) void injectionLog.load();
 });
 
 projectPicker.addEventListener('change', () => {
   const next = valueOf(projectPicker);
   if (!next || next === state.projectRoot) return;
   state.projectRoot = next;
-  data.agentSessions = null;
+  injectionLog.sessions = null;
   setFilter({ statuses: state.filter.statuses });
   filters = buildFilters();
 });
@@ -466,13 +424,12 @@ channel.onMessage((message) => {
           return;
         }
         void reload();
-        if (state.filtersOpen && state.tab === 'timeline') void loadInjectionLog();
+        if (state.filtersOpen && state.tab === 'timeline') void injectionLog.load();
       }, REFRESH_AFTER_MS);
       return;
     case 'focus':
       if (message.tab === 'injections') {
         if (message.sessionId) state.injectionSession = message.sessionId;
-        data.injections = null;
         setTab('injections');
       } else if (message.sessionId) {
         showSessionInTimeline(message.sessionId);
@@ -501,7 +458,7 @@ function showLatestButton(): HTMLElement {
 
 updateFiltersToggle();
 setTab(state.tab);
-renderDetail(null);
+showDetail(null);
 if (state.tab === 'timeline') {
   const restoreScroll = state.scrollTop;
   const selected = state.selectedKey;
