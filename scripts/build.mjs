@@ -78,22 +78,25 @@ function commandsByModule(inventory) {
   return COMMANDS.map((command) => {
     const module = Object.keys(modules).find((m) => Object.values(modules[m]).includes(command));
     if (!module) throw new Error(`engram build: command "${command.name}" is not exported by a module in server/src/cli/commands`);
-    return { name: command.name, summary: command.summary, usage: command.usage, module };
+    return { name: command.name, summary: command.summary, usage: command.usage, module, jit: command.jit === true };
   });
 }
 
-/** Virtual entry points `engram-command:<module>`: a command module plus the CLI's argument handling. */
-const commandEntries = {
+/**
+ * Virtual entry points `engram-command:<module>`: a command module plus the CLI's argument
+ * handling; modules whose commands all parse one input and exit import cli/jitless.ts first.
+ */
+const commandEntries = (jitModules) => ({
   name: 'engram-command-entries',
   setup(build) {
     build.onResolve({ filter: /^engram-command:/ }, (args) => ({ path: args.path.slice('engram-command:'.length), namespace: 'engram-command' }));
     build.onLoad({ filter: /.*/, namespace: 'engram-command' }, (args) => ({
-      contents: `export * from './commands/${args.path}';\nexport { runCommand } from './runCommand';\n`,
+      contents: `${jitModules.has(args.path) ? '' : "import './jitless';\n"}export * from './commands/${args.path}';\nexport { runCommand } from './runCommand';\n`,
       resolveDir: cliDir,
       loader: 'ts',
     }));
   },
-};
+});
 
 /**
  * `engram` is a small entry (server/src/engram.ts) that knows every command's help and loads the
@@ -105,7 +108,7 @@ async function buildServer(inventory) {
   const commands = commandsByModule(inventory);
   const modules = [...new Set(commands.map((c) => c.module))];
   const entryPoints = Object.fromEntries(modules.map((m) => [`engram-${m}`, `engram-command:${m}`]));
-  const bundles = await esbuild.build({ ...server, entryPoints, outdir: 'dist', plugins: [...server.plugins, commandEntries], write: false });
+  const bundles = await esbuild.build({ ...server, entryPoints, outdir: 'dist', plugins: [...server.plugins, commandEntries(new Set(commands.filter((c) => c.jit).map((c) => c.module)))], write: false });
   const hashes = new Map();
   for (const output of bundles.outputFiles) {
     if (!output.path.endsWith('.js')) {

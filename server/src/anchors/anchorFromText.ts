@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/hashing';
 import type { Anchor, TextRange } from '../memory/types';
 
 const CONTEXT_LINES = 2;
 
 export function hashContent(text: string): string {
-  return createHash('sha256').update(text.replace(/\r\n/g, '\n')).digest('hex').slice(0, 32);
+  return sha256Hex(text.replace(/\r\n/g, '\n')).slice(0, 32);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, promises as fsp } from 'node:fs';
 
 /** Larger files are generated or data, not code someone is working on, and would bloat memories. */
 export const MAX_CAPTURE_BYTES = 1024 * 1024;
@@ -59,7 +58,7 @@ async function readHead(absolutePath: string, limit: number): Promise<Buffer> {
 export async function readCapturable(absolutePath: string): Promise<CapturableRead> {
   let content: Buffer;
   try {
-    const stats = await stat(absolutePath);
+    const stats = await fsp.stat(absolutePath);
     if (!stats.isFile()) return failure('not-a-file', `${absolutePath} is not a regular file`);
     if (stats.size > MAX_CAPTURE_BYTES) return tooLarge(stats.size);
     content = await readHead(absolutePath, MAX_CAPTURE_BYTES + 1);

@@ -1,4 +1,4 @@
-import { opendir } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { CaptureFilter } from './captureFilter';
 
@@ -18,7 +18,7 @@ export async function walkProject(root: string, filter: CaptureFilter, limit: nu
     if (folder !== root && filter.exclusion(path.join(folder, '.engram-walk-probe'))) continue;
     let entries;
     try {
-      entries = await opendir(folder);
+      entries = await fsp.opendir(folder);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'EACCES' || code === 'ENOTDIR') continue;

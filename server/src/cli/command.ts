@@ -32,6 +32,11 @@ export interface Command {
   readonly usage: string;
   readonly options: OptionSpec;
   readonly positionals: { readonly min: number; readonly max: number };
+  /**
+   * Parses many inputs (a server, a bulk import): worth zod compiling each schema on first use.
+   * The bundles of other commands, which parse one input and exit, turn that off (cli/jitless.ts).
+   */
+  readonly jit?: true;
   run(args: ParsedArgs, io: CliIO): Promise<number> | number;
 }
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../util/hashing';
 import type { MemoryId } from './types';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: loaded when first used, not by every command that imports this.
+import { promises as fsPromises } from 'node:fs';
 import path from 'node:path';
 import { governingConstraints } from '../constraints/governing';
 import type { MemoryKind } from '../memory/types';
@@ -37,7 +38,7 @@ export class RecallInputError extends Error {}
 /** The query's file text: given by an editor, or read from disk (null when it is not there). */
 async function fileText(project: Project, file: string): Promise<string | null> {
   try {
-    return await readFile(path.join(project.root, file), 'utf8');
+    return await fsPromises.readFile(path.join(project.root, file), 'utf8');
   } catch {
     return null;
   }

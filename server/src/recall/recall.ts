@@ -3,7 +3,7 @@ import type { Memory, MemoryKind } from '../memory/types';
 import { globMatches } from '../constraints/scope';
 import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
-import { queryTerms, toFtsQuery } from './terms';
+import { isWordCharacter, queryTerms, toFtsQuery } from './terms';
 import { DEFAULT_WEIGHTS, KIND_WEIGHT, type RecallWeights } from './weights';
 
 export interface RecallRequest {
@@ -94,7 +94,7 @@ function containsTerm(text: string, term: string): boolean {
   const stem = term.length > 5 ? term.slice(0, Math.max(4, term.length - 3)) : term;
   let at = text.indexOf(stem);
   while (at >= 0) {
-    if (at === 0 || !/[\p{L}\p{N}]/u.test(text[at - 1]!)) return true;
+    if (at === 0 || !isWordCharacter(text[at - 1]!)) return true;
     at = text.indexOf(stem, at + 1);
   }
   return false;

@@ -39,6 +39,21 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 
 const MAX_TERMS = 64;
 
+// The same words either way; a Unicode property regex costs a short command ~1 ms to compile.
+const ASCII_WORD = /[A-Za-z0-9_]+/g;
+const UNICODE_WORD = /[\p{L}\p{N}_]+/gu;
+
+function isAscii(text: string): boolean {
+  return /^[\x00-\x7F]*$/.test(text);
+}
+
+/** A letter or digit, in any script. */
+export function isWordCharacter(character: string): boolean {
+  const code = character.charCodeAt(0);
+  if (code < 0x80) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return /[\p{L}\p{N}]/u.test(character);
+}
+
 /**
  * The words of a text worth searching for: lowercased, at least two characters (or a digit),
  * identifier parts added (`parseConfig` → `parse`, `config`), function words left out — unless
@@ -47,7 +62,7 @@ const MAX_TERMS = 64;
 export function queryTerms(text: string): string[] {
   const all = new Set<string>();
   const content = new Set<string>();
-  for (const word of text.match(/[\p{L}\p{N}_]+/gu) ?? []) {
+  for (const word of text.match(isAscii(text) ? ASCII_WORD : UNICODE_WORD) ?? []) {
     // Split before lowercasing: the case boundaries are what mark `parseConfig`'s parts.
     const candidates = [...(word.length > 1 || /\d/.test(word) ? [word.toLowerCase()] : []), ...identifierParts(word)];
     for (const candidate of candidates) {

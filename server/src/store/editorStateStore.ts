@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 
 /** Where the user is in one VS Code window: what hooks add to a prompt's context. */
@@ -24,16 +25,16 @@ export class EditorStateStore {
   private readonly statements: { put: Statement; byWindow: Statement; latest: Statement };
 
   constructor(db: SqliteDatabase) {
-    this.statements = {
-      put: db.prepare(`INSERT INTO editor_state (window_id, active_file, line, character, symbol, selection, updated_at)
+    this.statements = lazyStatements({
+      put: () => db.prepare(`INSERT INTO editor_state (window_id, active_file, line, character, symbol, selection, updated_at)
         VALUES (@windowId, @activeFile, @line, @character, @symbol, @selection, @updatedAt)
         ON CONFLICT (window_id) DO UPDATE SET active_file = excluded.active_file, line = excluded.line, character = excluded.character,
           symbol = excluded.symbol, selection = excluded.selection, updated_at = excluded.updated_at`),
-      byWindow: db.prepare(`SELECT window_id AS windowId, active_file AS activeFile, line, character, symbol, selection, updated_at AS updatedAt
+      byWindow: () => db.prepare(`SELECT window_id AS windowId, active_file AS activeFile, line, character, symbol, selection, updated_at AS updatedAt
         FROM editor_state WHERE window_id = ?`),
-      latest: db.prepare(`SELECT window_id AS windowId, active_file AS activeFile, line, character, symbol, selection, updated_at AS updatedAt
+      latest: () => db.prepare(`SELECT window_id AS windowId, active_file AS activeFile, line, character, symbol, selection, updated_at AS updatedAt
         FROM editor_state ORDER BY updated_at DESC LIMIT 1`),
-    };
+    });
   }
 
   put(state: EditorState): void {

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 
 /** How far Engram has read one transcript file, and how to tell that the file was replaced since. */
@@ -47,16 +48,16 @@ export class IngestOffsetStore {
   private readonly statements: { get: Statement; put: Statement; delete: Statement; all: Statement };
 
   constructor(private readonly db: SqliteDatabase) {
-    this.statements = {
-      get: db.prepare('SELECT * FROM ingest_offsets WHERE path = ?'),
-      put: db.prepare(`INSERT INTO ingest_offsets (path, byte_offset, size, mtime_ms, head_hash, malformed_lines, reader_state, updated_at)
+    this.statements = lazyStatements({
+      get: () => db.prepare('SELECT * FROM ingest_offsets WHERE path = ?'),
+      put: () => db.prepare(`INSERT INTO ingest_offsets (path, byte_offset, size, mtime_ms, head_hash, malformed_lines, reader_state, updated_at)
         VALUES (@path, @byteOffset, @size, @mtimeMs, @headHash, @malformedLines, @readerState, @updatedAt)
         ON CONFLICT (path) DO UPDATE SET byte_offset = excluded.byte_offset, size = excluded.size, mtime_ms = excluded.mtime_ms,
           head_hash = excluded.head_hash, malformed_lines = excluded.malformed_lines, reader_state = excluded.reader_state,
           updated_at = excluded.updated_at`),
-      all: db.prepare('SELECT * FROM ingest_offsets ORDER BY path'),
-      delete: db.prepare('DELETE FROM ingest_offsets WHERE path = ?'),
-    };
+      all: () => db.prepare('SELECT * FROM ingest_offsets ORDER BY path'),
+      delete: () => db.prepare('DELETE FROM ingest_offsets WHERE path = ?'),
+    });
   }
 
   get(path: string): IngestOffset | null {

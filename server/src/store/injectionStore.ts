@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 
 export interface Injection {
@@ -18,14 +19,14 @@ export class InjectionStore {
   private readonly statements: { insert: Statement; given: Statement; forSession: Statement; forget: Statement; latest: Statement };
 
   constructor(private readonly db: SqliteDatabase) {
-    this.statements = {
-      insert: db.prepare('INSERT INTO injections (session_id, event, memory_id, tokens, created_at) VALUES (@sessionId, @event, @memoryId, @tokens, @createdAt)'),
-      given: db.prepare('SELECT DISTINCT memory_id AS id FROM injections WHERE session_id = ?'),
-      forSession: db.prepare('SELECT session_id AS sessionId, event, memory_id AS memoryId, tokens, created_at AS createdAt FROM injections WHERE session_id = ? ORDER BY id'),
-      forget: db.prepare('DELETE FROM injections WHERE session_id = ? AND created_at >= ?'),
-      latest: db.prepare(`SELECT session_id AS sessionId, count(DISTINCT memory_id) AS memories, sum(tokens) AS tokens, max(created_at) AS lastAt
+    this.statements = lazyStatements({
+      insert: () => db.prepare('INSERT INTO injections (session_id, event, memory_id, tokens, created_at) VALUES (@sessionId, @event, @memoryId, @tokens, @createdAt)'),
+      given: () => db.prepare('SELECT DISTINCT memory_id AS id FROM injections WHERE session_id = ?'),
+      forSession: () => db.prepare('SELECT session_id AS sessionId, event, memory_id AS memoryId, tokens, created_at AS createdAt FROM injections WHERE session_id = ? ORDER BY id'),
+      forget: () => db.prepare('DELETE FROM injections WHERE session_id = ? AND created_at >= ?'),
+      latest: () => db.prepare(`SELECT session_id AS sessionId, count(DISTINCT memory_id) AS memories, sum(tokens) AS tokens, max(created_at) AS lastAt
         FROM injections WHERE session_id = (SELECT session_id FROM injections ORDER BY created_at DESC, id DESC LIMIT 1) GROUP BY session_id`),
-    };
+    });
   }
 
   log(sessionId: string, event: string, items: readonly { readonly memoryId: string; readonly tokens: number }[], now: number = Date.now()): void {

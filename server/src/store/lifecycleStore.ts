@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { lazyStatements } from './lazyStatements';
 import { memoryValue } from '../capacity/value';
 import type { MemoryId, MemoryKind, MemoryStatus, PinLevel } from '../memory/types';
 import type { SqliteDatabase } from './database';
@@ -61,21 +62,21 @@ export class LifecycleStore {
       ),
     );
     const ids = 'SELECT value FROM json_each(@ids)';
-    this.statements = {
-      activeCount: db.prepare("SELECT count(*) FROM memories WHERE status = 'active'").pluck(),
-      states: db.prepare(`SELECT id, kind, title, status, pin FROM memories WHERE id IN (${ids})`),
-      setStatus: db.prepare(`UPDATE memories SET status = @status WHERE id IN (${ids}) AND status != @status RETURNING id`).pluck(),
+    this.statements = lazyStatements({
+      activeCount: () => db.prepare("SELECT count(*) FROM memories WHERE status = 'active'").pluck(),
+      states: () => db.prepare(`SELECT id, kind, title, status, pin FROM memories WHERE id IN (${ids})`),
+      setStatus: () => db.prepare(`UPDATE memories SET status = @status WHERE id IN (${ids}) AND status != @status RETURNING id`).pluck(),
       // Ranked in SQLite; only rowids and ids come back, never the memories.
-      lowestValue: db.prepare(`SELECT m.rowid, m.id FROM memories m
+      lowestValue: () => db.prepare(`SELECT m.rowid, m.id FROM memories m
         LEFT JOIN memory_usage u ON u.memory_rowid = m.rowid
         WHERE m.status = 'active' AND m.pin != 'hard'
         ORDER BY ${VALUE_FUNCTION}(m.kind, m.importance, m.pin, m.updated_at, max(coalesce(u.last_shown_at, 0), coalesce(u.last_acted_at, 0)), @now)
         LIMIT @limit`),
       // Re-checks status and pin: between ranking and this batch, a memory may have been pinned or archived by hand.
-      archiveRows: db.prepare(`UPDATE memories SET status = 'archived'
+      archiveRows: () => db.prepare(`UPDATE memories SET status = 'archived'
         WHERE rowid IN (SELECT value FROM json_each(@rowids)) AND status = 'active' AND pin != 'hard' RETURNING rowid`).pluck(),
-      idsWithStatus: db.prepare('SELECT id FROM memories WHERE status = @status ORDER BY rowid').pluck(),
-      oldDiffs: db.prepare(`WITH old AS (
+      idsWithStatus: () => db.prepare('SELECT id FROM memories WHERE status = @status ORDER BY rowid').pluck(),
+      oldDiffs: () => db.prepare(`WITH old AS (
           SELECT m.rowid, m.id, m.updated_at FROM memories m
           WHERE m.kind = 'diff' AND m.status = 'active' AND m.pin = 'none' AND m.updated_at < @before
             AND m.rowid NOT IN (SELECT to_rowid FROM memory_links WHERE relation = 'summarizes')
@@ -87,17 +88,17 @@ export class LifecycleStore {
         WHERE (file, symbol) IN (SELECT file, symbol FROM tagged GROUP BY file, symbol HAVING count(*) >= @minGroup)
         ORDER BY file, symbol, updatedAt, id`),
       // The FTS table is not tied to memories by a foreign key: its row goes explicitly, before the memory's rowid can be reused.
-      deleteFts: db.prepare(`DELETE FROM memory_fts WHERE rowid IN (SELECT rowid FROM memories WHERE id IN (${ids}))`),
-      deleteInjections: db.prepare(`DELETE FROM injections WHERE memory_id IN (${ids})`),
+      deleteFts: () => db.prepare(`DELETE FROM memory_fts WHERE rowid IN (SELECT rowid FROM memories WHERE id IN (${ids}))`),
+      deleteInjections: () => db.prepare(`DELETE FROM injections WHERE memory_id IN (${ids})`),
       // Files, symbols, anchor and links go with the row (ON DELETE CASCADE).
-      deleteMemories: db.prepare(`DELETE FROM memories WHERE id IN (${ids})`),
-      orphans: db.prepare(`SELECT
+      deleteMemories: () => db.prepare(`DELETE FROM memories WHERE id IN (${ids})`),
+      orphans: () => db.prepare(`SELECT
           (SELECT count(*) FROM memory_fts WHERE rowid NOT IN (SELECT rowid FROM memories)) AS fts,
           (SELECT count(*) FROM memory_files WHERE memory_rowid NOT IN (SELECT rowid FROM memories)) AS files,
           (SELECT count(*) FROM memory_symbols WHERE memory_rowid NOT IN (SELECT rowid FROM memories)) AS symbols,
           (SELECT count(*) FROM anchors WHERE memory_rowid NOT IN (SELECT rowid FROM memories)) AS anchors,
           (SELECT count(*) FROM memory_links WHERE from_rowid NOT IN (SELECT rowid FROM memories) OR to_rowid NOT IN (SELECT rowid FROM memories)) AS links`),
-    };
+    });
   }
 
   activeCount(): number {

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { lazyStatements } from './lazyStatements';
 import { Redactor } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
@@ -172,84 +173,84 @@ export class MemoryStore {
     private readonly db: SqliteDatabase,
     private readonly redactor: Redactor = new Redactor(),
   ) {
-    this.statements = {
-      insert: db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
+    this.statements = lazyStatements({
+      insert: () => db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
         VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @sourceRef, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
-      update: db.prepare(`UPDATE memories SET kind = @kind, title = @title, body = @body, why = @why, source = @source,
+      update: () => db.prepare(`UPDATE memories SET kind = @kind, title = @title, body = @body, why = @why, source = @source,
         session_id = @sessionId, source_ref = @sourceRef, created_at = @createdAt, updated_at = @updatedAt, importance = @importance, pin = @pin,
         status = @status, meta = @meta WHERE id = @id`),
-      insertFile: db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (@rowid, @path)'),
-      insertSymbol: db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (@rowid, @symbol)'),
-      insertAnchor: db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
+      insertFile: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (@rowid, @path)'),
+      insertSymbol: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (@rowid, @symbol)'),
+      insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
         content_hash, context_before, context_after, stale)
         VALUES (@rowid, @path, @startLine, @startCharacter, @endLine, @endCharacter, @contentHash, @contextBefore, @contextAfter, @stale)`),
-      deleteFiles: db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?'),
-      deleteSymbols: db.prepare('DELETE FROM memory_symbols WHERE memory_rowid = ?'),
-      deleteAnchor: db.prepare('DELETE FROM anchors WHERE memory_rowid = ?'),
-      deleteFts: db.prepare('DELETE FROM memory_fts WHERE rowid = ?'),
-      insertFts: db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
-      byId: db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
-      byRowid: db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
-      bySourceRef: db.prepare(`${SELECT_MEMORY} WHERE m.source_ref = ?`),
-      bySourceRefPrefix: db.prepare(`${SELECT_MEMORY} WHERE m.source_ref >= @prefix AND m.source_ref < @prefix || char(1114111) ORDER BY m.source_ref`),
-      rowidOf: db.prepare('SELECT rowid FROM memories WHERE id = ?'),
-      all: db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
-      constraintsForFile: db.prepare(`${SELECT_MEMORY}
+      deleteFiles: () => db.prepare('DELETE FROM memory_files WHERE memory_rowid = ?'),
+      deleteSymbols: () => db.prepare('DELETE FROM memory_symbols WHERE memory_rowid = ?'),
+      deleteAnchor: () => db.prepare('DELETE FROM anchors WHERE memory_rowid = ?'),
+      deleteFts: () => db.prepare('DELETE FROM memory_fts WHERE rowid = ?'),
+      insertFts: () => db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
+      byId: () => db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
+      byRowid: () => db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
+      bySourceRef: () => db.prepare(`${SELECT_MEMORY} WHERE m.source_ref = ?`),
+      bySourceRefPrefix: () => db.prepare(`${SELECT_MEMORY} WHERE m.source_ref >= @prefix AND m.source_ref < @prefix || char(1114111) ORDER BY m.source_ref`),
+      rowidOf: () => db.prepare('SELECT rowid FROM memories WHERE id = ?'),
+      all: () => db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
+      constraintsForFile: () => db.prepare(`${SELECT_MEMORY}
         WHERE m.kind = 'constraint' AND m.status = 'active'
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
-      untaggedConstraints: db.prepare(`${SELECT_MEMORY}
+      untaggedConstraints: () => db.prepare(`${SELECT_MEMORY}
         WHERE m.kind = 'constraint' AND m.status = 'active'
           AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND a.path IS NULL
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
-      candidates: db.prepare(`SELECT m.rowid, m.id, m.kind, m.pin, m.status, m.importance, m.updated_at,
+      candidates: () => db.prepare(`SELECT m.rowid, m.id, m.kind, m.pin, m.status, m.importance, m.updated_at,
           (SELECT json_group_array(path) FROM memory_files f WHERE f.memory_rowid = m.rowid) AS files_json,
           (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json,
           a.path AS anchor_path, a.start_line, a.end_line, a.stale, json_extract(m.meta, '$.glob') AS glob
         FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid
         WHERE m.rowid IN (SELECT value FROM json_each(?))`),
-      rowidsForFile: db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE path = @path ORDER BY memory_rowid DESC LIMIT @limit'),
-      rowidsUnderFolder: db.prepare(`SELECT memory_rowid AS rowid FROM memory_files WHERE path > @prefix AND path < @prefix || char(1114111)
+      rowidsForFile: () => db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE path = @path ORDER BY memory_rowid DESC LIMIT @limit'),
+      rowidsUnderFolder: () => db.prepare(`SELECT memory_rowid AS rowid FROM memory_files WHERE path > @prefix AND path < @prefix || char(1114111)
         ORDER BY memory_rowid DESC LIMIT @limit`),
-      rowidsForSymbol: db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol = @symbol OR (symbol > @prefix AND symbol < @prefix || char(1114111))
+      rowidsForSymbol: () => db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol = @symbol OR (symbol > @prefix AND symbol < @prefix || char(1114111))
         ORDER BY memory_rowid DESC LIMIT @limit`),
-      ftsTexts: db.prepare(`SELECT rowid, substr(title || ' ' || why || ' ' || tags || ' ' || body, 1, @max) AS text FROM memory_fts
+      ftsTexts: () => db.prepare(`SELECT rowid, substr(title || ' ' || why || ' ' || tags || ' ' || body, 1, @max) AS text FROM memory_fts
         WHERE rowid IN (SELECT value FROM json_each(@rowids))`),
-      rowidsForSession: db.prepare(`SELECT rowid FROM memories WHERE session_id = @sessionId AND status = 'active'
+      rowidsForSession: () => db.prepare(`SELECT rowid FROM memories WHERE session_id = @sessionId AND status = 'active'
         AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY updated_at DESC LIMIT @limit`),
-      rowidsRecent: db.prepare("SELECT rowid FROM memories WHERE status = 'active' ORDER BY updated_at DESC LIMIT @limit"),
-      rowidsUntaggedConstraints: db.prepare(`SELECT m.rowid FROM memories m WHERE m.kind = 'constraint' AND m.status = 'active'
+      rowidsRecent: () => db.prepare("SELECT rowid FROM memories WHERE status = 'active' ORDER BY updated_at DESC LIMIT @limit"),
+      rowidsUntaggedConstraints: () => db.prepare(`SELECT m.rowid FROM memories m WHERE m.kind = 'constraint' AND m.status = 'active'
         AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND m.rowid NOT IN (SELECT memory_rowid FROM anchors)`),
-      pinnedConstraints: db.prepare(`${SELECT_MEMORY} WHERE m.kind = 'constraint' AND m.status = 'active' AND m.pin = @pin ORDER BY m.created_at LIMIT @limit`),
-      anchoredAt: db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND m.status = 'active' ORDER BY a.start_line`),
-      forFile: db.prepare(`${SELECT_MEMORY}
+      pinnedConstraints: () => db.prepare(`${SELECT_MEMORY} WHERE m.kind = 'constraint' AND m.status = 'active' AND m.pin = @pin ORDER BY m.created_at LIMIT @limit`),
+      anchoredAt: () => db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND m.status = 'active' ORDER BY a.start_line`),
+      forFile: () => db.prepare(`${SELECT_MEMORY}
         WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT @limit`),
-      search: db.prepare(`SELECT rowid, bm25(memory_fts, 4.0, 1.0, 2.0, 2.0) AS rank FROM memory_fts
+      search: () => db.prepare(`SELECT rowid, bm25(memory_fts, 4.0, 1.0, 2.0, 2.0) AS rank FROM memory_fts
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
-      recent: db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
-      setPin: db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
-      idsUnderPath: db.prepare(`SELECT DISTINCT m.id FROM memories m
+      recent: () => db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
+      setPin: () => db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
+      idsUnderPath: () => db.prepare(`SELECT DISTINCT m.id FROM memories m
         WHERE m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path OR substr(path, 1, length(@prefix)) = @prefix)
            OR m.rowid IN (SELECT memory_rowid FROM anchors WHERE path = @path OR substr(path, 1, length(@prefix)) = @prefix)`),
-      latestDiff: db.prepare(`${SELECT_MEMORY}
+      latestDiff: () => db.prepare(`${SELECT_MEMORY}
         WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT 1`),
-      recentDiffs: db.prepare(`${SELECT_MEMORY}
+      recentDiffs: () => db.prepare(`${SELECT_MEMORY}
         WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT @limit`),
-      insertLink: db.prepare(`INSERT OR IGNORE INTO memory_links (from_rowid, to_rowid, relation)
+      insertLink: () => db.prepare(`INSERT OR IGNORE INTO memory_links (from_rowid, to_rowid, relation)
         SELECT f.rowid, t.rowid, @relation FROM memories f, memories t WHERE f.id = @from AND t.id = @to`),
-      linksFrom: db.prepare(`SELECT t.id AS id, l.relation AS relation FROM memory_links l JOIN memories f ON f.rowid = l.from_rowid
+      linksFrom: () => db.prepare(`SELECT t.id AS id, l.relation AS relation FROM memory_links l JOIN memories f ON f.rowid = l.from_rowid
         JOIN memories t ON t.rowid = l.to_rowid WHERE f.id = ? ORDER BY t.rowid`),
-      linksTo: db.prepare(`SELECT f.id AS id, l.relation AS relation FROM memory_links l JOIN memories f ON f.rowid = l.from_rowid
+      linksTo: () => db.prepare(`SELECT f.id AS id, l.relation AS relation FROM memory_links l JOIN memories f ON f.rowid = l.from_rowid
         JOIN memories t ON t.rowid = l.to_rowid WHERE t.id = ? ORDER BY f.rowid`),
-      countByKindStatus: db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
-      countPinned: db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
-      countSessions: db.prepare('SELECT count(*) AS n FROM sessions'),
-    };
+      countByKindStatus: () => db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
+      countPinned: () => db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
+      countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
+    });
   }
 
   add(input: NewMemory, now: number = Date.now()): Memory {

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sha256Hex } from '../util/hashing';
 
 /**
  * Where Engram keeps its data: `$ENGRAM_HOME`, else the platform's per-user data folder.
@@ -23,7 +23,7 @@ export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
 /** The database file of one project, derived from its absolute root path alone. */
 export function databasePathFor(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
   const root = path.resolve(projectRoot);
-  const digest = createHash('sha256').update(root).digest('hex').slice(0, 16);
+  const digest = sha256Hex(root).slice(0, 16);
   const slug = path.basename(root).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'root';
   return path.join(engramHome(env), 'projects', `${slug}-${digest}`, 'memory.db');
 }

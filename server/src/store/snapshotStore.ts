@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../util/hashing';
+import { lazyStatements } from './lazyStatements';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database';
 import { renamedPath } from './paths';
@@ -17,7 +18,7 @@ export interface FileSnapshot {
 export const DEFAULT_SNAPSHOT_BUDGET_BYTES = 256 * 1024 * 1024;
 
 export function contentHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(text);
 }
 
 /** SQL for file snapshots and their content-addressed blobs. */
@@ -37,22 +38,22 @@ export class SnapshotStore {
   };
 
   constructor(private readonly db: SqliteDatabase, private readonly budgetBytes: number = DEFAULT_SNAPSHOT_BUDGET_BYTES) {
-    this.statements = {
-      get: db.prepare(`SELECT s.path, s.hash, b.content, s.size, s.mtime_ms AS mtimeMs, s.seen_at AS seenAt
+    this.statements = lazyStatements({
+      get: () => db.prepare(`SELECT s.path, s.hash, b.content, s.size, s.mtime_ms AS mtimeMs, s.seen_at AS seenAt
         FROM file_snapshots s JOIN file_blobs b ON b.hash = s.hash WHERE s.path = ?`),
-      meta: db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs, seen_at AS seenAt FROM file_snapshots WHERE path = ?'),
-      all: db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs, seen_at AS seenAt FROM file_snapshots ORDER BY path'),
-      putBlob: db.prepare('INSERT OR IGNORE INTO file_blobs (hash, content, bytes) VALUES (@hash, @content, @bytes)'),
-      putSnapshot: db.prepare(`INSERT INTO file_snapshots (path, hash, size, mtime_ms, seen_at) VALUES (@path, @hash, @size, @mtimeMs, @seenAt)
+      meta: () => db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs, seen_at AS seenAt FROM file_snapshots WHERE path = ?'),
+      all: () => db.prepare('SELECT path, hash, size, mtime_ms AS mtimeMs, seen_at AS seenAt FROM file_snapshots ORDER BY path'),
+      putBlob: () => db.prepare('INSERT OR IGNORE INTO file_blobs (hash, content, bytes) VALUES (@hash, @content, @bytes)'),
+      putSnapshot: () => db.prepare(`INSERT INTO file_snapshots (path, hash, size, mtime_ms, seen_at) VALUES (@path, @hash, @size, @mtimeMs, @seenAt)
         ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, size = excluded.size, mtime_ms = excluded.mtime_ms, seen_at = excluded.seen_at`),
-      touch: db.prepare('UPDATE file_snapshots SET mtime_ms = @mtimeMs, size = @size, seen_at = @seenAt WHERE path = @path'),
-      remove: db.prepare('DELETE FROM file_snapshots WHERE path = ?'),
-      rename: db.prepare('UPDATE OR REPLACE file_snapshots SET path = @to WHERE path = @from'),
+      touch: () => db.prepare('UPDATE file_snapshots SET mtime_ms = @mtimeMs, size = @size, seen_at = @seenAt WHERE path = @path'),
+      remove: () => db.prepare('DELETE FROM file_snapshots WHERE path = ?'),
+      rename: () => db.prepare('UPDATE OR REPLACE file_snapshots SET path = @to WHERE path = @from'),
       // Targeted, not a scan: only the blob a snapshot stopped pointing at can have become unused.
-      dropBlobIfUnused: db.prepare('DELETE FROM file_blobs WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM file_snapshots WHERE hash = file_blobs.hash)'),
-      totalBytes: db.prepare('SELECT coalesce(sum(bytes), 0) AS n FROM file_blobs'),
-      oldest: db.prepare('SELECT path FROM file_snapshots ORDER BY seen_at LIMIT ?'),
-    };
+      dropBlobIfUnused: () => db.prepare('DELETE FROM file_blobs WHERE hash = ? AND NOT EXISTS (SELECT 1 FROM file_snapshots WHERE hash = file_blobs.hash)'),
+      totalBytes: () => db.prepare('SELECT coalesce(sum(bytes), 0) AS n FROM file_blobs'),
+      oldest: () => db.prepare('SELECT path FROM file_snapshots ORDER BY seen_at LIMIT ?'),
+    });
   }
 
   get(path: string): FileSnapshot | null {

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 
 export interface Usage {
@@ -11,13 +12,13 @@ export class UsageStore {
   private readonly statements: { shown: Statement; acted: Statement; byRowid: Statement };
 
   constructor(private readonly db: SqliteDatabase) {
-    this.statements = {
-      shown: db.prepare(`INSERT INTO memory_usage (memory_rowid, shown, last_shown_at) SELECT rowid, 1, @now FROM memories WHERE id = @id
+    this.statements = lazyStatements({
+      shown: () => db.prepare(`INSERT INTO memory_usage (memory_rowid, shown, last_shown_at) SELECT rowid, 1, @now FROM memories WHERE id = @id
         ON CONFLICT (memory_rowid) DO UPDATE SET shown = shown + 1, last_shown_at = @now`),
-      acted: db.prepare(`INSERT INTO memory_usage (memory_rowid, acted, last_acted_at) SELECT rowid, 1, @now FROM memories WHERE id = @id
+      acted: () => db.prepare(`INSERT INTO memory_usage (memory_rowid, acted, last_acted_at) SELECT rowid, 1, @now FROM memories WHERE id = @id
         ON CONFLICT (memory_rowid) DO UPDATE SET acted = acted + 1, last_acted_at = @now`),
-      byRowid: db.prepare('SELECT memory_rowid AS rowid, shown, acted FROM memory_usage WHERE memory_rowid IN (SELECT value FROM json_each(?))'),
-    };
+      byRowid: () => db.prepare('SELECT memory_rowid AS rowid, shown, acted FROM memory_usage WHERE memory_rowid IN (SELECT value FROM json_each(?))'),
+    });
   }
 
   /** The memories were shown (given to an agent, shown in a hover or panel). */

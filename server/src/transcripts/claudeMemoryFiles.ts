@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import { sha256Hex } from '../util/hashing';
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Memory } from '../memory/types';
@@ -69,7 +69,7 @@ function titleOf(fact: ClaudeMemoryFact): string {
 
 async function listFacts(folder: string): Promise<Dirent[]> {
   try {
-    return (await readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.md') && e.name !== INDEX_FILE);
+    return (await fsp.readdir(folder, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.md') && e.name !== INDEX_FILE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -92,12 +92,12 @@ export async function syncClaudeMemoryFiles(project: Project, env: NodeJS.Proces
     const ref = `${SOURCE_PREFIX}${entry.name}`;
     present.add(ref);
     try {
-      const info = await stat(file);
+      const info = await fsp.stat(file);
       const stamp = `${info.size}:${info.mtimeMs}`;
       if (seen.get(file) === stamp && project.store.bySourceRef(ref)) continue;
       if (info.size > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES / 1024} KiB`);
-      const content = await readFile(file, 'utf8');
-      const hash = createHash('sha256').update(content).digest('hex');
+      const content = await fsp.readFile(file, 'utf8');
+      const hash = sha256Hex(content);
       const fact = parseFact(entry.name, content);
       const existing = project.store.bySourceRef(ref);
       seen.set(file, stamp);

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { open, stat } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
+import { sha256HexOfBytes } from '../util/hashing';
 import type { IngestOffset } from '../store/ingestOffsetStore';
 import { readNewLines, type ReadLinesOptions } from './lineReader';
 import { parseRecord, type TranscriptRecord } from './records';
@@ -33,11 +33,11 @@ export interface FollowOptions extends ReadLinesOptions {
 }
 
 async function hashHead(file: string, length: number): Promise<string> {
-  const handle = await open(file, 'r');
+  const handle = await fsp.open(file, 'r');
   try {
     const head = Buffer.alloc(Math.min(HEAD_BYTES, length));
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return createHash('sha256').update(head.subarray(0, bytesRead)).digest('hex');
+    return sha256HexOfBytes(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
@@ -56,7 +56,7 @@ async function resumeOffset(file: string, size: number, state: IngestOffset | nu
  */
 export async function readTranscriptUpdates(file: string, state: IngestOffset | null, options: FollowOptions = {}): Promise<TranscriptUpdates> {
   const now = options.now ?? Date.now();
-  const stats = await stat(file);
+  const stats = await fsp.stat(file);
   const size = stats.size;
   const mtimeMs = Math.trunc(stats.mtimeMs);
   if (state && state.size === size && state.mtimeMs === mtimeMs) {

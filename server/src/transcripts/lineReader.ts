@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** One complete line: its text without the line break, and its byte range in the file. */
@@ -40,7 +40,7 @@ const NEWLINE = 0x0a;
  * and the line being assembled are held. Text is decoded as UTF-8; invalid bytes become U+FFFD.
  */
 export async function readNewLines(file: string, fromOffset: number, options: ReadLinesOptions = {}): Promise<NewLines> {
-  const handle = await open(file, 'r');
+  const handle = await fsp.open(file, 'r');
   const bufferBytes = options.bufferBytes ?? DEFAULT_BUFFER_BYTES;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const progress = { nextOffset: fromOffset, partialTail: false, oversizedLines: 0 };

@@ -1,5 +1,5 @@
+import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readNewLines } from './lineReader';
 import { encodeProjectFolder, projectsDir, subfolderPrefix } from './projectFolder';
@@ -16,7 +16,7 @@ const CWD_SCAN_LINES = 50;
 
 async function listDir(dir: string): Promise<Dirent[]> {
   try {
-    return await readdir(dir, { withFileTypes: true });
+    return await fsp.readdir(dir, { withFileTypes: true });
   } catch (error) {
     // A project that never ran Claude Code, or a session without sub-agents, simply has no folder.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

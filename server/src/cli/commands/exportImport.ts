@@ -41,6 +41,7 @@ export const importCommand: Command = {
   usage: 'FILE',
   options: { ...projectOptionSpec, json: { type: 'boolean' } },
   positionals: { min: 1, max: 1 },
+  jit: true,
   async run(args, io) {
     const file = path.resolve(io.cwd, args.positionals[0]!);
     const input = createReadStream(file);

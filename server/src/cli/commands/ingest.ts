@@ -19,6 +19,7 @@ export const ingestCommand: Command = {
   usage: '[PATH…] [--all] [--json]',
   options: { ...projectOptionSpec, all: { type: 'boolean' }, json: { type: 'boolean' } },
   positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  jit: true,
   async run(args, io) {
     return withProject(args, io, async (project) => {
       const files =

@@ -6,6 +6,7 @@ export const lspCommand: Command = {
   usage: '--stdio | --node-ipc',
   options: { stdio: { type: 'boolean' }, 'node-ipc': { type: 'boolean' }, 'clientProcessId': { type: 'string' } },
   positionals: { min: 0, max: 0 },
+  jit: true,
   async run() {
     // Loaded lazily so short CLI commands do not pay for the LSP libraries.
     const { runLanguageServer } = await import('../../lsp/server');

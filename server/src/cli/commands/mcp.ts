@@ -7,6 +7,7 @@ export const mcpCommand: Command = {
   usage: '',
   options: { ...projectOptionSpec },
   positionals: { min: 0, max: 0 },
+  jit: true,
   async run(args, io) {
     // Stdout is the protocol channel: anything a library prints goes to stderr instead.
     console.log = console.info = console.debug = console.error;
