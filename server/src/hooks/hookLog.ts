@@ -10,8 +10,9 @@ export function hookLogFile(env: NodeJS.ProcessEnv): string {
 
 /**
  * One line per hook run (event, session, outcome, time, error), so a hook that does nothing or
- * fails is visible in the log (surfacing it in `engram doctor` is still to do). Bounded: past 1 MB the log moves to hooks.log.1. Never
- * throws: a hook must not fail because its log could not be written.
+ * fails is visible in the log and in `engram doctor` (hookLogSummary.ts). Bounded: past 1 MB
+ * the log moves to hooks.log.1. Never throws: a hook must not fail because its log could not be
+ * written.
  */
 export function logHook(env: NodeJS.ProcessEnv, fields: { event: string; session: string; outcome: string; ms: number; detail?: string }): void {
   try {

@@ -1,3 +1,5 @@
+import { readHookLogTail, summarizeHookLog } from '../../hooks/hookLogSummary';
+import { hookLogFile } from '../../hooks/hookLog';
 import { findNativeBinding, probeSqlite } from '../../store/nativeBinding';
 import type { Project } from '../../project';
 import type { Command } from '../command';
@@ -61,6 +63,19 @@ function checkTranscripts(project: Project): Check {
   return { name: 'transcripts', ok: true, warning: true, detail: `${read}; ${total} malformed lines skipped in ${files}${more}` };
 }
 
+/**
+ * Hooks fail open (exit 0, no output), so a broken hook is silent in Claude Code: the doctor is
+ * where it shows. A warning, not a failure: the memory itself still works.
+ */
+function checkHooks(env: NodeJS.ProcessEnv): Check {
+  const summary = summarizeHookLog(readHookLogTail(env), Date.now());
+  if (!summary.runs) return { name: 'hooks', ok: true, detail: `no Claude Code hook ran in the last 7 days (log: ${hookLogFile(env)}); \`engram connect claude\` sets them up` };
+  const outcomes = Object.entries(summary.byOutcome).map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+  const detail = `${summary.runs} hook runs in the last 7 days (${outcomes}), median ${summary.medianMs} ms, last at ${summary.lastRun}`;
+  if (!summary.failures) return { name: 'hooks', ok: true, detail };
+  return { name: 'hooks', ok: true, warning: true, detail: `${detail}; ${summary.failures} gave Claude Code nothing, the last: ${summary.lastFailure} (log: ${hookLogFile(env)})` };
+}
+
 export const doctorCommand: Command = {
   name: 'doctor',
   summary: 'check the runtime, the SQLite binding and the project database; exit 1 when something is wrong',
@@ -76,6 +91,7 @@ export const doctorCommand: Command = {
         checks.push({ name: 'database', ok: false, detail: (error as Error).message });
       }
     }
+    checks.push(checkHooks(io.env));
     const ok = checks.every((c) => c.ok);
     if (args.values.json) {
       io.out(`${JSON.stringify({ ok, checks })}\n`);

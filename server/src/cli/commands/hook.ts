@@ -8,25 +8,26 @@ const MAX_STDIN_BYTES = 8 * 1024 * 1024;
 /** Time kept back from the limit for opening the database and printing. */
 const BUSY_MARGIN_MS = 400;
 
-/** Stdin, whole, up to a cap; resolves early (with what came) when the limit passes. */
-function readStdin(limitMs: number): Promise<string> {
+/**
+ * Stdin, whole, up to a cap; resolves early (with what came, `ended: false`) when the limit
+ * passes. Through process.stdin, not a read of fd 0 in libuv's thread pool: a read still waiting
+ * there would keep even process.exit from ending the process.
+ */
+function readStdin(limitMs: number): Promise<{ readonly text: string; readonly ended: boolean }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => resolve(Buffer.concat(chunks).toString('utf8'));
-    const timer = setTimeout(done, limitMs);
+    const done = (ended: boolean) => {
+      clearTimeout(timer);
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), ended });
+    };
+    const timer = setTimeout(() => done(false), limitMs);
     process.stdin.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_STDIN_BYTES) chunks.push(chunk);
     });
-    process.stdin.on('end', () => {
-      clearTimeout(timer);
-      done();
-    });
-    process.stdin.on('error', () => {
-      clearTimeout(timer);
-      done();
-    });
+    process.stdin.on('end', () => done(true));
+    process.stdin.on('error', () => done(true));
   });
 }
 
@@ -65,7 +66,20 @@ export const hookCommand: Command = {
         return 0;
       }
       process.env.ENGRAM_BUSY_TIMEOUT_MS = String(Math.max(100, config.timeoutMs - BUSY_MARGIN_MS));
-      const parsed = hookInputSchema.safeParse(JSON.parse((await readStdin(config.timeoutMs)) || 'null'));
+      const stdin = await readStdin(config.timeoutMs);
+      if (!stdin.ended) {
+        finish('bad-input', `stdin still open after ${config.timeoutMs} ms`);
+        // Stdin still open would keep the process alive: end it (nothing to flush).
+        process.exit(0);
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(stdin.text || 'null');
+      } catch (error) {
+        finish('bad-input', `not JSON: ${(error as Error).message}`);
+        return 0;
+      }
+      const parsed = hookInputSchema.safeParse(json);
       if (!parsed.success) {
         finish('bad-input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
         return 0;

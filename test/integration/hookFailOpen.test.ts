@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { before, describe, it } from 'node:test';
+import { assertBuilt, ENGRAM_JS, runEngram } from '../support/engramProcess';
+import { isolatedEnv, tempDir } from '../support/tempDirs';
+
+function project(): string {
+  const root = tempDir('engram-hook-project-');
+  mkdirSync(path.join(root, '.git'));
+  return root;
+}
+
+/** `engram hook EVENT` with stdin left open: what Claude Code would see if it never closed it. */
+function hookWithOpenStdin(event: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ code: number | null; stdout: string; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [ENGRAM_JS, 'hook', event], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, ms: performance.now() - started });
+    });
+    child.stdin.write('{"session_id": "s-open", "prompt": "half a JSON');
+  });
+}
+
+describe('engram hook fails open, and engram doctor says so', () => {
+  before(assertBuilt);
+
+  it('answers good input with context JSON, and bad input, binary input or an unknown event with exit 0 and nothing on stdout', async () => {
+    const env = isolatedEnv();
+    const cwd = project();
+    await runEngram(['remember', '--kind', 'constraint', '--pin', 'hard', 'Never log raw card numbers'], { env, cwd });
+    const good = await runEngram(['hook', 'session-start'], { env, cwd, stdin: JSON.stringify({ session_id: 's-good', cwd, hook_event_name: 'SessionStart', source: 'startup' }) });
+    assert.equal(good.code, 0, good.stderr);
+    const output = JSON.parse(good.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(output.hookSpecificOutput.hookEventName, 'SessionStart');
+    assert.match(output.hookSpecificOutput.additionalContext, /Never log raw card numbers/);
+
+    const bad = [
+      { args: ['hook', 'user-prompt-submit'], stdin: '{not json' },
+      { args: ['hook', 'user-prompt-submit'], stdin: JSON.stringify({ prompt: 'no session id' }) },
+      { args: ['hook', 'user-prompt-submit'], stdin: Buffer.from([0xff, 0xfe, 0x00, 0x9c, 0x80]).toString('latin1') },
+      { args: ['hook', 'user-prompt-submit'], stdin: '' },
+      { args: ['hook', 'no-such-event'], stdin: JSON.stringify({ session_id: 's1', cwd }) },
+    ];
+    for (const { args, stdin } of bad) {
+      const run = await runEngram(args, { env, cwd, stdin });
+      assert.equal(run.code, 0, `${args.join(' ')} with ${JSON.stringify(stdin)}: ${run.stderr}`);
+      assert.equal(run.stdout, '', `${args.join(' ')} with ${JSON.stringify(stdin)} printed something`);
+    }
+
+    const doctor = JSON.parse((await runEngram(['doctor', '--json'], { env, cwd })).stdout) as { ok: boolean; checks: { name: string; ok: boolean; warning?: boolean; detail: string }[] };
+    const hooks = doctor.checks.find((c) => c.name === 'hooks');
+    assert.ok(hooks, JSON.stringify(doctor));
+    assert.equal(hooks.warning, true, hooks.detail);
+    assert.match(hooks.detail, /6 hook runs in the last 7 days \(1 ok, 4 bad-input, 1 unknown-event\)/);
+    assert.match(hooks.detail, /5 gave Claude Code nothing, the last: \S+ no-such-event - unknown-event/);
+    assert.equal(doctor.ok, true, 'failed hooks are a warning: the memory itself works');
+  });
+
+  it('ends within its time limit, with exit 0 and no output, when stdin never closes', async () => {
+    const env = isolatedEnv();
+    mkdirSync(env.ENGRAM_HOME!, { recursive: true });
+    writeFileSync(path.join(env.ENGRAM_HOME!, 'config.json'), JSON.stringify({ hooks: { timeoutMs: 500 } }));
+    const run = await hookWithOpenStdin('user-prompt-submit', env, project());
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, '');
+    assert.ok(run.ms < 5000, `took ${run.ms.toFixed(0)} ms`);
+  });
+
+  it('says so in doctor when no hook has run yet', async () => {
+    const env = isolatedEnv();
+    const doctor = JSON.parse((await runEngram(['doctor', '--json'], { env, cwd: project() })).stdout) as { checks: { name: string; detail: string }[] };
+    assert.match(doctor.checks.find((c) => c.name === 'hooks')!.detail, /no Claude Code hook ran in the last 7 days/);
+  });
+});
