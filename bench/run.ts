@@ -7,14 +7,25 @@ import { benchTranscripts } from './transcripts.bench';
 
 // `npm run bench`: prints the numbers the issues set targets for. Timing is measured here, never
 // asserted in unit tests.
+const SECTIONS: Record<string, () => Promise<void> | void> = {
+  capture: benchCapture,
+  transcripts: benchTranscripts,
+  extraction: benchExtraction,
+  recall: benchRecall,
+  locomo: benchLocomo,
+  'code-recall': benchCodeRecall,
+};
+
+/** `npm run bench` runs every section; `npm run bench -- recall capture` only those named. */
 async function main(): Promise<void> {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((name) => !(name in SECTIONS));
+  if (unknown.length) {
+    console.error(`Unknown bench section(s): ${unknown.join(', ')}. Sections: ${Object.keys(SECTIONS).join(', ')}`);
+    process.exit(2);
+  }
   console.log(`Engram benchmarks — Node ${process.version}, ${new Date().toISOString()}`);
-  await benchCapture();
-  await benchTranscripts();
-  await benchExtraction();
-  await benchRecall();
-  await benchLocomo();
-  await benchCodeRecall();
+  for (const [name, run] of Object.entries(SECTIONS)) if (!asked.length || asked.includes(name)) await run();
 }
 
 void main();
