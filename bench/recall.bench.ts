@@ -26,6 +26,7 @@ const WARM_UP = 50;
 /** In-process recall stops early (after at least 100 requests of each kind) when it is slow, to keep the bench short. */
 const RECALL_BUDGET_MS = 15_000;
 const EDITOR_REQUESTS = 200;
+const AFTER_CHANGE_ROUNDS = 50;
 const PROCESS_RUNS = 20;
 /** `engram import` of the whole export is stopped here and its rate extrapolated, to keep the bench short. */
 const IMPORT_DEADLINE_MS = 20_000;
@@ -145,9 +146,30 @@ async function benchEditor(root: string, env: NodeJS.ProcessEnv, fixture: Memory
       count = (await lens()).length;
       lenses.push(performance.now() - start);
     }
+    // The server caches hover and CodeLens data until a memory changes: measure the first request
+    // after a change too, made the way a hook makes one (another process marks a memory shown).
+    const writer = openProject(root, env);
+    const afterChange = { hover: [] as number[], lens: [] as number[] };
+    try {
+      const ids = writer.store.byRowids(writer.store.rowidsRecent(2 * AFTER_CHANGE_ROUNDS)).map((m) => m.id);
+      for (let i = 0; i < AFTER_CHANGE_ROUNDS; i++) {
+        writer.usage.shown([ids[2 * i]!], Date.now());
+        let start = performance.now();
+        await hover(i);
+        afterChange.hover.push(performance.now() - start);
+        writer.usage.shown([ids[2 * i + 1]!], Date.now());
+        start = performance.now();
+        await lens();
+        afterChange.lens.push(performance.now() - start);
+      }
+    } finally {
+      writer.close();
+    }
     console.log(`${file.path}: ${perFile.get(file.path) ?? 0} memories, ${file.lines.size} declarations; ${shown} of ${EDITOR_REQUESTS} hovers show memories, ${count} CodeLenses`);
     report('hover round trip (real server, stdio)', hovers, 'p50 ≤ 5 ms');
     report('CodeLens round trip (real server, stdio)', lenses, 'p50 ≤ 5 ms');
+    report('  hover, first after a memory changed (cache rebuilt)', afterChange.hover, '—');
+    report('  CodeLens, first after a memory changed (cache rebuilt)', afterChange.lens, '—');
   } finally {
     await lsp.close();
   }

@@ -105,6 +105,20 @@ describe('the memory server over JSON-RPC (engram lsp --stdio)', () => {
     assert.equal(lenses[0]!.command.title, 'Engram: 2 constraints');
   });
 
+  it('shows on hover, at once, a memory of the symbol that another process just wrote', async () => {
+    type HoverResult = { contents: { value: string } } | null;
+    const hoverClose = () => lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri: dbUri }, position: { line: 7, character: 4 } }) as Promise<HoverResult>;
+    // Asked twice, so the answer is in the server's cache when the other process writes.
+    assert.doesNotMatch((await hoverClose())?.contents.value ?? '', /memories of `close`/);
+    assert.doesNotMatch((await hoverClose())?.contents.value ?? '', /memories of `close`/);
+    const added = await runEngram(['remember', '--kind', 'decision', '--file', 'src/db.ts', '--symbol', 'close', 'close() drains the pool before ending it'], { env, cwd: root });
+    assert.equal(added.code, 0, added.stderr);
+    const hover = await hoverClose();
+    assert.ok(hover, 'the new memory shows without waiting for any poll');
+    assert.match(hover.contents.value, /memories of `close`/);
+    assert.match(hover.contents.value, /close\\\(\\\) drains the pool before ending it/);
+  });
+
   it('answers bad requests with an error and keeps serving', async () => {
     await assert.rejects(lsp.connection.sendRequest('engram/noSuchMethod', {}), /Unhandled method engram\/noSuchMethod/);
     await assert.rejects(lsp.connection.sendRequest('textDocument/hover', { position: 'nonsense' }));

@@ -3,6 +3,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { governingConstraints } from '../constraints/governing';
 import type { Memory } from '../memory/types';
+import type { FileTag } from '../store/memoryStore';
+import { editorMemoryCache } from './editorMemoryCache';
 import { Commands } from '../protocol';
 import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
@@ -37,8 +39,10 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   const uri = params.textDocument.uri;
   const file = deps.projects.fileFor(uri);
   if (!file) return [];
-  const constraints = governingConstraints(file.project.store, file.path);
-  const memories = file.project.store.forFile(file.path, FILE_MEMORIES).filter((m) => m.kind !== 'constraint');
+  const store = file.project.store;
+  const cache = editorMemoryCache(store);
+  const constraints = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
+  const memories = cache.get(`tags:${file.path}`, () => store.fileTags(file.path, FILE_MEMORIES).filter((m) => m.kind !== 'constraint'));
   if (!constraints.length && !memories.length) return [];
   const lenses: CodeLens[] = [lens(0, `Engram: ${counts(constraints.length, memories.length)}`, uri, [...constraints, ...memories].map((m) => m.id))];
 
@@ -54,7 +58,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
 
   const document = deps.document(uri);
   if (document) {
-    const bySymbol = new Map<string, Memory[]>();
+    const bySymbol = new Map<string, (Memory | FileTag)[]>();
     for (const m of [...constraints.filter((c) => c.files.includes(file.path)), ...memories]) {
       for (const s of m.symbols) bySymbol.set(s, [...(bySymbol.get(s) ?? []), m]);
     }

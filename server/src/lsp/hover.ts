@@ -6,6 +6,7 @@ import { scopeOf } from '../constraints/scope';
 import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
 import { Commands } from '../protocol';
+import { editorMemoryCache } from './editorMemoryCache';
 import { constraintMarkdown, describeAge, escapeMarkdown } from './constraintText';
 import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
@@ -55,11 +56,16 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
   const line = params.position.line;
   const symbol = await deps.declarations.symbolAt(document, file.path, line);
   const live = deps.anchors.liveAnchors(uri);
-  const governing = governingConstraints(file.project.store, file.path).filter((c) => governsLine(c, line, symbol, live));
+  const { store, recallWeights } = file.project;
+  const cache = editorMemoryCache(store);
+  const governing = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path)).filter((c) => governsLine(c, line, symbol, live));
+  // The memories of the symbol, whichever of its lines the cursor is on: cached per symbol.
   const memories = symbol
-    ? recall(file.project.store, { file: file.path, line, symbol, limit: 12 }, { weights: file.project.recallWeights, now })
-        .filter((r) => r.memory.kind !== 'constraint' && r.memory.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`)))
-        .slice(0, TOP_MEMORIES)
+    ? cache.get(`symbol:${file.path}:${symbol}`, () =>
+        recall(store, { file: file.path, symbol, limit: 12 }, { weights: recallWeights, now })
+          .filter((r) => r.memory.kind !== 'constraint' && r.memory.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`)))
+          .slice(0, TOP_MEMORIES),
+      )
     : [];
   if (!governing.length && !memories.length) return null;
 

@@ -9,6 +9,13 @@ import type { SqliteDatabase } from './database';
 import { renamedPath } from './paths';
 
 /** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
+/** A memory tagged with a file, as CodeLens counts it. */
+export interface FileTag {
+  readonly id: MemoryId;
+  readonly kind: MemoryKind;
+  readonly symbols: readonly string[];
+}
+
 export interface CandidateRow {
   readonly rowid: number;
   readonly id: MemoryId;
@@ -167,6 +174,9 @@ export class MemoryStore {
     countByKindStatus: Statement;
     countPinned: Statement;
     countSessions: Statement;
+    dataVersion: Statement;
+    generation: Statement;
+    fileTags: Statement;
   };
 
   constructor(
@@ -250,6 +260,13 @@ export class MemoryStore {
       countByKindStatus: () => db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
       countPinned: () => db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
       countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
+      dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
+      generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
+      fileTags: () => db.prepare(`SELECT m.id, m.kind,
+          (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json
+        FROM memories m
+        WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+        ORDER BY m.updated_at DESC LIMIT @limit`),
     });
   }
 
@@ -501,7 +518,21 @@ export class MemoryStore {
 
   /** Changes whenever another connection commits: a cheap way to notice writes by the CLI or hooks. */
   dataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    return this.statements.dataVersion.get() as number;
+  }
+
+  /**
+   * Changes whenever a memory (or its usage) changes, in any process (migration 008's triggers):
+   * what a cache of query results about memories is valid for.
+   */
+  generation(): number {
+    return this.statements.generation.get() as number;
+  }
+
+  /** Kind and symbols of the active memories tagged with a file, newest first: enough to count them per symbol. */
+  fileTags(path: string, limit: number): FileTag[] {
+    const rows = this.statements.fileTags.all({ path, limit }) as { id: string; kind: MemoryKind; symbols_json: string }[];
+    return rows.map((r) => ({ id: r.id as MemoryId, kind: r.kind, symbols: JSON.parse(r.symbols_json) as string[] }));
   }
 
   /** Redacts secrets here, on the one path to the database, so no caller can forget; returns what was stored. */

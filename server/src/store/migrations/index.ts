@@ -5,6 +5,7 @@ import * as readerState from './004-reader-state';
 import * as usage from './005-usage';
 import * as statusIndexes from './006-status-indexes';
 import * as compactions from './007-compactions';
+import * as memoryGeneration from './008-memory-generation';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, sql: usage.sql },
   { version: 6, sql: statusIndexes.sql },
   { version: 7, sql: compactions.sql },
+  { version: 8, sql: memoryGeneration.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { openProject } from '../../server/src/project';
+import { tempDir } from '../support/tempDirs';
+
+describe("the memories' generation (what the server's hover and CodeLens cache is valid for)", () => {
+  it('moves on every change to a memory or its usage, from any process, and not on editor-state writes', () => {
+    const env = { ...process.env, ENGRAM_HOME: tempDir('engram-home-') };
+    const root = tempDir('engram-project-');
+    const server = openProject(root, env);
+    const other = openProject(root, env);
+    try {
+      let last = server.store.generation();
+      const moved = (what: string) => {
+        const now = server.store.generation();
+        assert.ok(now > last, `${what} did not move the generation`);
+        last = now;
+      };
+      const memory = other.store.add({ kind: 'decision', title: 'Use WAL', source: 'user', files: ['src/db.ts'], symbols: ['open'] });
+      moved('add in another process');
+      other.store.update({ ...memory, title: 'Use WAL mode' });
+      moved('update');
+      server.store.setPin(memory.id, 'soft');
+      moved('pin in this process');
+      other.usage.shown([memory.id], Date.now());
+      moved('usage');
+      other.lifecycle.setStatus([memory.id], 'forgotten');
+      moved('forget');
+      server.editorState.put({ windowId: 'w1', activeFile: 'src/db.ts', line: 3, character: 0, symbol: 'open', selection: null, updatedAt: Date.now() });
+      other.injections.log('s1', 'user-prompt-submit', [{ memoryId: memory.id, tokens: 10 }], Date.now());
+      assert.equal(server.store.generation(), last, 'editor state and injection log writes leave it alone');
+    } finally {
+      server.close();
+      other.close();
+    }
+  });
+});
