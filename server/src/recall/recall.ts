@@ -115,6 +115,32 @@ function applyCoverage(store: MemoryStore, ranks: Map<number, number>, terms: re
   }
 }
 
+/** Text matches of recent queries per store, valid while no memory changes (MemoryStore.generation). */
+const recentTextMatches = new WeakMap<MemoryStore, { generation: number; byQuery: Map<string, ReadonlyMap<number, number>> }>();
+const RECENT_QUERIES = 16;
+
+/**
+ * Full-text candidates of a query with their coverage-scaled ranks. A hook recalls for the same
+ * prompt up to four times (the prompt alone, each file it names, the editor's place): the search
+ * runs once.
+ */
+function textMatches(store: MemoryStore, query: string, ftsQuery: string): ReadonlyMap<number, number> {
+  const generation = store.generation();
+  let recent = recentTextMatches.get(store);
+  if (!recent || recent.generation !== generation) {
+    recent = { generation, byQuery: new Map() };
+    recentTextMatches.set(store, recent);
+  }
+  const cached = recent.byQuery.get(query);
+  if (cached) return cached;
+  const ranks = new Map<number, number>();
+  for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) ranks.set(hit.rowid, hit.rank);
+  if (ranks.size) applyCoverage(store, ranks, queryTerms(query));
+  recent.byQuery.set(query, ranks);
+  if (recent.byQuery.size > RECENT_QUERIES) recent.byQuery.delete(recent.byQuery.keys().next().value!);
+  return ranks;
+}
+
 /** A constraint with no file or glob governs every file. */
 function projectWide(row: CandidateRow, request: RecallRequest): ScorePart | null {
   if (!request.file || row.kind !== 'constraint' || row.files.length || row.anchor || row.glob) return null;
@@ -152,10 +178,8 @@ function usageScore(usage: Usage | undefined): ScorePart | null {
 export function recall(store: MemoryStore, request: RecallRequest, options: RecallOptions = {}): ScoredMemory[] {
   const w = options.weights ?? DEFAULT_WEIGHTS;
   const now = options.now ?? Date.now();
-  const text = new Map<number, number>();
   const ftsQuery = request.query ? toFtsQuery(request.query) : null;
-  if (ftsQuery) for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) text.set(hit.rowid, hit.rank);
-  if (request.query && text.size) applyCoverage(store, text, queryTerms(request.query));
+  const text = ftsQuery ? textMatches(store, request.query!, ftsQuery) : new Map<number, number>();
 
   const rowids = new Set<number>(text.keys());
   if (request.file) {
