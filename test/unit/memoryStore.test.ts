@@ -99,6 +99,21 @@ describe('the memory store', () => {
     assert.deepEqual(store.search('"old"', 5), []);
   });
 
+  it('imports a batch in one transaction, with the same outcomes as one by one, and all or nothing', () => {
+    const source = freshStore();
+    const a = source.add({ kind: 'decision', title: 'Use WAL', source: 'user', files: ['src/db.ts'] }, 1000);
+    const b = source.add({ kind: 'note', title: 'Pool of ten', source: 'user' }, 1000);
+    const target = freshStore();
+    assert.deepEqual(target.importMany([a, b, { ...a, title: 'Use WAL mode', updatedAt: 2000 }, { ...b, updatedAt: 10 }]), ['added', 'added', 'updated', 'unchanged']);
+    assert.equal(target.get(a.id)?.title, 'Use WAL mode');
+    assert.deepEqual(target.importMany([a, b]), ['unchanged', 'unchanged']);
+    const broken = { ...b, id: 'm_01ZZZZZZZZZZZZZZZZZZZZZZZZ' as typeof b.id, importance: 7 };
+    const c = source.add({ kind: 'gotcha', title: 'Tests need TZ=UTC', source: 'user' }, 1000);
+    assert.throws(() => target.importMany([c, broken]), /CHECK constraint failed/);
+    assert.equal(target.get(c.id), null, 'nothing of a failed batch is kept');
+    assert.equal(target.counts().total, 2);
+  });
+
   it('rejects malformed export lines with a reason instead of storing them', () => {
     assert.match((parseMemoryRecord('{not json') as { error: string }).error, /not JSON/);
     assert.match((parseMemoryRecord('{"id":"x"}') as { error: string }).error, /id: not an Engram memory id/);

@@ -176,6 +176,7 @@ export class MemoryStore {
     countSessions: Statement;
     dataVersion: Statement;
     generation: Statement;
+    importedAt: Statement;
     fileTags: Statement;
   };
 
@@ -262,6 +263,7 @@ export class MemoryStore {
       countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
+      importedAt: () => db.prepare('SELECT updated_at AS updatedAt FROM memories WHERE id = ?'),
       fileTags: () => db.prepare(`SELECT m.id, m.kind,
           (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json
         FROM memories m
@@ -485,16 +487,26 @@ export class MemoryStore {
    * left alone otherwise — so importing the same file twice changes nothing.
    */
   import(memory: Memory): ImportOutcome {
-    return this.db.transaction((): ImportOutcome => {
-      const existing = this.get(memory.id);
-      if (!existing) {
-        this.write(memory, 'insert');
-        return 'added';
-      }
-      if (memory.updatedAt <= existing.updatedAt) return 'unchanged';
-      this.write(memory, 'update');
-      return 'updated';
-    })();
+    return this.db.transaction(() => this.importOne(memory))();
+  }
+
+  /**
+   * `import` for many memories in one transaction: a bulk import pays for one commit per batch,
+   * not one per memory. All or nothing: a failure leaves none of the batch.
+   */
+  importMany(memories: readonly Memory[]): ImportOutcome[] {
+    return this.db.transaction(() => memories.map((memory) => this.importOne(memory)))();
+  }
+
+  private importOne(memory: Memory): ImportOutcome {
+    const existing = this.statements.importedAt.get(memory.id) as { updatedAt: number } | undefined;
+    if (!existing) {
+      this.write(memory, 'insert');
+      return 'added';
+    }
+    if (memory.updatedAt <= existing.updatedAt) return 'unchanged';
+    this.write(memory, 'update');
+    return 'updated';
   }
 
   counts(): MemoryCounts {

@@ -2,8 +2,16 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { memoryToRecord, parseMemoryRecord } from '../../memory/record';
+import type { Memory } from '../../memory/types';
 import { CliError, stringOption, type Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
+
+/**
+ * Memories written per transaction by `engram import`: one commit per memory made the import of
+ * 100,000 take minutes; a batch holds the write lock for a fraction of a second, well inside the
+ * busy timeout of hooks and MCP servers writing at the same time.
+ */
+const IMPORT_BATCH = 500;
 
 export const exportCommand: Command = {
   name: 'export',
@@ -53,6 +61,11 @@ export const importCommand: Command = {
     const tally = { added: 0, updated: 0, unchanged: 0, rejected: 0 };
     await withProject(args, io, async (project) => {
       let lineNumber = 0;
+      let batch: Memory[] = [];
+      const flush = () => {
+        for (const outcome of project.store.importMany(batch)) tally[outcome]++;
+        batch = [];
+      };
       for await (const line of createInterface({ input, crlfDelay: Infinity })) {
         lineNumber++;
         if (!line.trim()) continue;
@@ -62,8 +75,10 @@ export const importCommand: Command = {
           io.err(`engram: ${file}:${lineNumber}: skipped, ${parsed.error}\n`);
           continue;
         }
-        tally[project.store.import(parsed.memory)]++;
+        batch.push(parsed.memory);
+        if (batch.length >= IMPORT_BATCH) flush();
       }
+      flush();
     });
     io.out(args.values.json ? `${JSON.stringify(tally)}\n` : `added ${tally.added}, updated ${tally.updated}, unchanged ${tally.unchanged}, rejected ${tally.rejected}\n`);
     // Good lines are kept; a non-zero exit still tells scripts that something was skipped.
