@@ -9,7 +9,9 @@ import type { TextDiff } from './diffTexts';
  * every method in it. Deduplicated, in order of appearance. Files without a grammar give [].
  * When the new text has syntax errors, the last good parse names the change (or, without one, the
  * file level does). Parsing never throws: a failure gives [] and is passed to `onParseError`, for the caller to
- * log with its own context. Each file's tree is kept, so its next change parses incrementally.
+ * log with its own context. A file with a kept tree (opened in the editor, or parsed whole
+ * before) has its change parsed incrementally; without one, only the top-level regions around
+ * the change are parsed (see `regionDeclarations`), and no tree is kept.
  */
 export async function changedSymbols(
   path: string,

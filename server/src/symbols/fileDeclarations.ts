@@ -3,6 +3,8 @@ import { declarationsInTree, type Declaration, type ParsedDeclarations } from '.
 import type { LanguageId } from './languages';
 import { parserFor } from './parser';
 import { ParsedFiles } from './parsedFiles';
+import { regionDeclarations } from './regionDeclarations';
+import { removalPoints } from './removalPoints';
 import type { LineRange } from './symbolsForRanges';
 import { editBetween } from './textEdit';
 
@@ -15,15 +17,27 @@ export interface ChangedDeclarations {
   /** Whether each version parsed with syntax errors (its declarations may then be wrong). */
   readonly beforeHasErrors: boolean;
   readonly afterHasErrors: boolean;
+  /** Only the regions around the changed lines were parsed (see `regionDeclarations`); no tree was kept. */
+  readonly regionsOnly: boolean;
+}
+
+export interface ChangedDeclarationsOptions {
+  /** Parse both versions whole even without a kept tree, as before region parsing (for tests and comparisons). */
+  readonly wholeFile?: boolean;
+  /** The largest share of a text parsed as regions (`MAX_REGION_SHARE`); tests raise it for small files. */
+  readonly maxRegionShare?: number;
 }
 
 /** Trees of recently changed files; a save parses only what changed since the last one. */
 const parsedFiles = new ParsedFiles();
 
 /**
- * Declarations of a file's change from `before` to `after`, of the lines it changed only. `before`
- * comes from the file's last tree (parsed from scratch when none is kept), `after` is parsed
- * incrementally from it and kept for the next change; so a save after a save parses only what changed.
+ * Declarations of a file's change from `before` to `after`, of the lines it changed only. With a
+ * kept tree, `before` comes from it, `after` is parsed incrementally from it and kept for the next
+ * change; so a save after a save parses only what changed. Without one, only the top-level
+ * regions around the changed lines of each version are parsed, and no tree is kept — the file's
+ * next change is cold again, unless opening it (`fileDeclarations`) keeps one. When the regions
+ * cannot be trusted, both versions are parsed whole and the new tree is kept.
  */
 export async function changedDeclarations(
   path: string,
@@ -32,15 +46,20 @@ export async function changedDeclarations(
   after: string,
   oldLines: readonly LineRange[],
   newLines: readonly LineRange[],
+  options: ChangedDeclarationsOptions = {},
 ): Promise<ChangedDeclarations> {
   const parser = await parserFor(language);
+  // Also the old declarations where each change starts: the fallback when the new text does not parse.
+  const oldQuery = [...oldLines, ...newLines.map((r) => ({ startLine: r.startLine, endLine: r.startLine }))];
+  if (!options.wholeFile && !parsedFiles.has(path)) {
+    const inRegions = await changedInRegions(parser, language, { before, after, oldQuery, oldLines, newLines }, options.maxRegionShare);
+    if (inRegions) return inRegions;
+  }
   const oldTree = treeOf(parser, path, language, before);
   let newTree: Tree;
   let old: ParsedDeclarations;
   try {
-    // Also the old declarations where each change starts: the fallback when the new text does not parse.
-    const changeStarts = newLines.map((r) => ({ startLine: r.startLine, endLine: r.startLine }));
-    old = await declarationsInTree(oldTree, language, [...oldLines, ...changeStarts]);
+    old = await declarationsInTree(oldTree, language, oldQuery);
     newTree = reparsed(parser, oldTree, before, after);
   } finally {
     oldTree.delete();
@@ -52,7 +71,26 @@ export async function changedDeclarations(
   } finally {
     parsedFiles.put(path, { text: after, language, tree: newTree });
   }
-  return { before: old.declarations, after: updated.declarations, beforeHasErrors: old.hasErrors, afterHasErrors: updated.hasErrors };
+  return { before: old.declarations, after: updated.declarations, beforeHasErrors: old.hasErrors, afterHasErrors: updated.hasErrors, regionsOnly: false };
+}
+
+/**
+ * The change's declarations from parses of the regions around its lines, or null when either
+ * version's regions cannot be trusted. The new version's regions also hold the places where
+ * lines were only removed, so a removal that breaks the syntax is seen there.
+ */
+async function changedInRegions(
+  parser: LanguageParser,
+  language: LanguageId,
+  change: { readonly before: string; readonly after: string; readonly oldQuery: readonly LineRange[]; readonly oldLines: readonly LineRange[]; readonly newLines: readonly LineRange[] },
+  maxShare: number | undefined,
+): Promise<ChangedDeclarations | null> {
+  const old = await regionDeclarations(parser, language, change.before, change.oldQuery, { maxShare });
+  if (!old) return null;
+  const checked = removalPoints(change.oldLines, change.newLines);
+  const updated = await regionDeclarations(parser, language, change.after, change.newLines, { checked, maxShare });
+  if (!updated) return null;
+  return { before: old.declarations, after: updated.declarations, beforeHasErrors: false, afterHasErrors: false, regionsOnly: true };
 }
 
 /** All declarations of a file's text, as `declarations` finds them; the tree is kept for the file's next change. */

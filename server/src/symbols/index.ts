@@ -2,5 +2,5 @@
 export { declarations, type Declaration, type DeclarationKind, type ParsedDeclarations } from './declarations';
 export { languageForPath, type LanguageId } from './languages';
 export { symbolsForRanges, type LineRange } from './symbolsForRanges';
-export { changedDeclarations, fileDeclarations, forgetFile, type ChangedDeclarations } from './fileDeclarations';
+export { changedDeclarations, fileDeclarations, forgetFile, type ChangedDeclarations, type ChangedDeclarationsOptions } from './fileDeclarations';
 export { innermostAt, symbolAt } from './symbolAt';

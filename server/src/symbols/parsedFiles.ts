@@ -22,6 +22,10 @@ export class ParsedFiles {
     return this.files.size;
   }
 
+  has(path: string): boolean {
+    return this.files.has(path);
+  }
+
   /** Takes a file's entry out, so the caller owns (and must delete or put back) its tree. */
   take(path: string): ParsedFile | undefined {
     const file = this.files.get(path);
