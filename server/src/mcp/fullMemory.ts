@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { MEMORY_KINDS, MEMORY_STATUSES, type Memory } from '../memory/types';
 import type { Project } from '../project';
 import type { MemoryRelation } from '../store/memoryStore';
-import { isoDate, labelOf, memoryOutput, memoryOutputOf, placeOf } from './memoryView';
+import { placeOf } from '../memory/place';
+import { isoDate, labelOf, memoryOutput, memoryOutputOf } from './memoryView';
 
 /** One memory in full, for `get` and the `engram://memory/{id}` resource. */
 

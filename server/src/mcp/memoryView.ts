@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { globOf } from '../constraints/scope';
+import { placeOf } from '../memory/place';
 import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS, type Memory } from '../memory/types';
 
 /** How memories look to an MCP client: structured (zod, for `outputSchema`) and as text for a model. */
@@ -45,22 +46,6 @@ function excerptOf(memory: Memory): string {
   if (memory.kind === 'diff' || !memory.body) return '';
   const excerpt = oneLine(memory.body, EXCERPT_MAX);
   return excerpt === oneLine(memory.title, EXCERPT_MAX) ? '' : excerpt;
-}
-
-export function placeOf(memory: Memory): string {
-  if (memory.anchor) {
-    const { path, range, stale } = memory.anchor;
-    const lines = range.startLine === range.endLine ? `line ${range.startLine + 1}` : `lines ${range.startLine + 1}–${range.endLine + 1}`;
-    return `${lines} of ${path}${stale ? ' (stale: the code it was pinned to is gone)' : ''}`;
-  }
-  if (memory.files.length) {
-    const symbols = memory.symbols.length ? ` › ${memory.symbols.slice(0, 3).join(', ')}${memory.symbols.length > 3 ? ', …' : ''}` : '';
-    return `${memory.files.slice(0, 3).join(', ')}${memory.files.length > 3 ? ', …' : ''}${symbols}`;
-  }
-  if (memory.symbols.length) return memory.symbols.slice(0, 3).join(', ');
-  const glob = globOf(memory);
-  if (glob) return `files matching ${glob}`;
-  return memory.kind === 'constraint' ? 'the whole project' : '';
 }
 
 export function isoDate(ms: number): string {
