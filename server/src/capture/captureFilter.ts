@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import picomatch from 'picomatch';
+import { globMatcher } from '../util/globMatcher';
 import { toProjectPath } from '../store/paths';
 
 /**
@@ -96,8 +96,8 @@ export class CaptureFilter {
     this.onWarning = options.onWarning ?? (() => undefined);
     const globs = [...DEFAULT_EXCLUDES, ...(options.exclude ?? [])];
     const globOptions = { dot: true, nocase: CASE_INSENSITIVE };
-    this.globs = globs.map((glob) => ({ glob, matches: picomatch(glob, globOptions) }));
-    this.anyGlob = picomatch(globs, globOptions);
+    this.globs = globs.map((glob) => ({ glob, matches: globMatcher(glob, globOptions) }));
+    this.anyGlob = globMatcher(globs, globOptions);
   }
 
   /**

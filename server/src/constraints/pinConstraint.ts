@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { globMatcher } from '../util/globMatcher';
 import { anchorLines } from '../anchors/anchorFromText';
 import type { Memory, NewMemory } from '../memory/types';
 import type { Project } from '../project';
@@ -31,7 +31,7 @@ export function checkGlob(glob: string | undefined): string {
   if (!trimmed) throw new PinError('a glob scope needs a glob, e.g. src/**/*.ts');
   if (trimmed.startsWith('/') || trimmed.includes('..')) throw new PinError(`the glob "${trimmed}" must be relative to the project, without ".."`);
   try {
-    picomatch(trimmed);
+    globMatcher(trimmed);
   } catch (error) {
     throw new PinError(`the glob "${trimmed}" is not valid: ${(error as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { globMatcher } from '../util/globMatcher';
 import type { Anchor, Memory } from '../memory/types';
 
 /**
@@ -36,7 +36,7 @@ export function globMatches(glob: string, path: string): boolean {
   let matcher = matchers.get(glob);
   if (!matcher) {
     try {
-      matcher = picomatch(glob, { dot: true });
+      matcher = globMatcher(glob, { dot: true });
     } catch {
       matcher = () => false;
     }

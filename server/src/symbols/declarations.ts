@@ -6,7 +6,7 @@ import type { LanguageId } from './languages';
 import { grammarFor, parserFor } from './parser';
 import { queryRangesFor } from './queryRanges';
 import type { LineRange } from './symbolsForRanges';
-import { Query } from './webTreeSitter';
+import { webTreeSitter } from './webTreeSitter';
 
 export type DeclarationKind =
   | 'class'
@@ -62,7 +62,7 @@ const queries = new Map<LanguageId, DeclarationQuery>();
 function declarationQuery(language: LanguageId, grammar: Language): DeclarationQuery {
   let query = queries.get(language);
   if (!query) {
-    query = new Query(grammar, DECLARATION_QUERY[language]);
+    query = new (webTreeSitter().Query)(grammar, DECLARATION_QUERY[language]);
     queries.set(language, query);
   }
   return query;

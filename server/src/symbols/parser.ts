@@ -1,7 +1,7 @@
 import type { Language as LoadedLanguage, Parser as LanguageParser } from 'web-tree-sitter';
 import { grammarWasmPath, runtimeWasmPath } from './grammarFiles';
 import { GRAMMAR_FILE, type LanguageId } from './languages';
-import { Language, Parser } from './webTreeSitter';
+import { webTreeSitter } from './webTreeSitter';
 
 let runtimeReady: Promise<void> | undefined;
 const languages = new Map<string, Promise<LoadedLanguage>>();
@@ -9,7 +9,7 @@ const parsers = new Map<LanguageId, LanguageParser>();
 
 function initRuntime(): Promise<void> {
   if (!runtimeReady) {
-    runtimeReady = Parser.init({ locateFile: () => runtimeWasmPath() });
+    runtimeReady = webTreeSitter().Parser.init({ locateFile: () => runtimeWasmPath() });
     // A failed start is not cached, so a later call can retry.
     runtimeReady.catch(() => (runtimeReady = undefined));
   }
@@ -22,7 +22,7 @@ export async function grammarFor(language: LanguageId): Promise<LoadedLanguage> 
   const file = GRAMMAR_FILE[language];
   let loaded = languages.get(file);
   if (!loaded) {
-    loaded = Language.load(grammarWasmPath(file));
+    loaded = webTreeSitter().Language.load(grammarWasmPath(file));
     // A failed load is not cached, so a later call can retry (e.g. after the file is staged).
     loaded.catch(() => languages.delete(file));
     languages.set(file, loaded);
@@ -35,7 +35,7 @@ export async function parserFor(language: LanguageId): Promise<LanguageParser> {
   const grammar = await grammarFor(language);
   let parser = parsers.get(language);
   if (!parser) {
-    parser = new Parser();
+    parser = new (webTreeSitter().Parser)();
     parser.setLanguage(grammar);
     parsers.set(language, parser);
   }

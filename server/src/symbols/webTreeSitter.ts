@@ -1,8 +1,13 @@
 /**
- * web-tree-sitter, loaded through `require` so that esbuild bundles its CommonJS build. From an
+ * web-tree-sitter, loaded on first use through `require`: a hook or `engram recall` that parses
+ * nothing must not evaluate it at startup, and esbuild must bundle its CommonJS build (from an
  * `import`, esbuild picks the ES module build, whose `import.meta.url` is empty in a CommonJS
- * bundle and breaks loading the runtime wasm.
+ * bundle and breaks loading the runtime wasm).
  */
-const webTreeSitter: typeof import('web-tree-sitter') = require('web-tree-sitter');
+let loaded: typeof import('web-tree-sitter') | undefined;
 
-export const { Language, Parser, Query } = webTreeSitter;
+export function webTreeSitter(): typeof import('web-tree-sitter') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  loaded ??= require('web-tree-sitter') as typeof import('web-tree-sitter');
+  return loaded;
+}
