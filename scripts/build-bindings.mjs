@@ -1,7 +1,7 @@
 // Builds better-sqlite3's native binding once per Node ABI we ship (20, 22, 24), because the
 // server may run on any of them (see docs/runtime.md). Results are cached by version and ABI.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, copyFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -56,7 +56,11 @@ export async function stageBindings(outDir = path.join(root, 'dist', 'native')) 
   for (const major of Object.keys(NODE_VERSIONS)) {
     const { abi, file } = await ensureBinding(Number(major));
     const target = path.join(outDir, `better_sqlite3-abi${abi}.node`);
-    copyFileSync(file, target);
+    // Copied beside it, then renamed over it: a process that has the old file loaded (a server,
+    // a test) keeps its mapping; writing into that file in place would crash it (SIGSEGV/SIGBUS).
+    const temporary = `${target}.${process.pid}.tmp`;
+    copyFileSync(file, temporary);
+    renameSync(temporary, target);
     staged.push(target);
   }
   return staged;
