@@ -32,19 +32,6 @@ export function registerCommands(context: vscode.ExtensionContext, server: Memor
       await server.restart();
     }),
 
-    // The target of server-made CodeLenses: lists the memories behind the lens.
-    vscode.commands.registerCommand(Commands.showMemories, async (uri: string, ids: string[]) => {
-      const client = needClient();
-      if (!client || !Array.isArray(ids)) return;
-      const memories = await client.sendRequest(GetMemoriesRequest.type, { uri, ids });
-      await vscode.window.showQuickPick(
-        memories.map((m) => ({
-          label: `${m.pin === 'none' ? '$(note)' : '$(pin)'} ${m.title}`,
-          description: `${m.kind}${m.pin === 'none' ? '' : ` · ${m.pin} pin`}`,
-          detail: [m.body !== m.title ? m.body : '', m.why ? `Why: ${m.why}` : ''].filter(Boolean).join(' — ') || undefined,
-        })),
-        { title: 'Engram memories', matchOnDetail: true },
-      );
-    }),
+    // Commands.showMemories (CodeLenses, hover links) opens the memory panel: client/src/views/showMemories.ts.
   );
 }

@@ -75,7 +75,7 @@ export interface GetMemoriesParams {
   readonly ids: readonly string[];
 }
 
-/** Client → server: the memories behind a CodeLens, to list them in a quick pick. */
+/** Client → server: memories of a document's project by id, as summaries (the panel uses `engram/memorySelection`). */
 export namespace GetMemoriesRequest {
   export const method = 'engram/memories';
   export const type = new RequestType<GetMemoriesParams, readonly MemorySummary[], void>(method);
@@ -276,6 +276,10 @@ export type StatsViewRequest = { readonly type: 'ready' } | { readonly type: 're
 
 /** Command ids that server-made CodeLenses and hover links refer to. */
 export const Commands = {
+  /**
+   * `(uri, ids, from?)`: the memory panel shows exactly these memories of the document; `from`
+   * says where they came from, as a phrase ("the CodeLens on findCustomer", "the hover on line 7").
+   */
   showMemories: 'engram.showMemories',
   pinSelection: 'engram.pinSelection',
   connectClaude: 'engram.connectClaude',

@@ -72,6 +72,35 @@ export namespace MemoryPanelRequest {
   export const type = new RequestType<PanelParams, MemoryPanel | null, void>(method);
 }
 
+export interface MemorySelectionParams {
+  /** The document the CodeLens or hover was in (decides the project). */
+  readonly uri: string;
+  /** The memories it named, in its order. */
+  readonly ids: readonly string[];
+}
+
+/** The memories a CodeLens or a hover link named, for the panel to show alone (`engram.showMemories`). */
+export interface MemorySelection {
+  readonly projectRoot: string;
+  /** The document's project-relative path. */
+  readonly path: string;
+  /** The active constraints among them, in the order asked, with where their pinned code is now (`atCursor` is always false). */
+  readonly constraints: readonly PanelConstraint[];
+  /** The other active memories among them, in the order asked. */
+  readonly memories: readonly ViewMemory[];
+  /** Ids that name no memory, or one that is no longer active (forgotten or archived since). */
+  readonly missing: number;
+}
+
+/** Client → server: the memories behind a CodeLens or hover link, as the panel shows them; null when the document is in no open project. */
+export namespace MemorySelectionRequest {
+  export const method = 'engram/memorySelection';
+  export const type = new RequestType<MemorySelectionParams, MemorySelection | null, void>(method);
+}
+
+/** The most ids one selection may name (a file's CodeLens names up to 500 memories and its constraints). */
+export const MEMORY_SELECTION_MAX = 1000;
+
 export const TIMELINE_STATUSES: readonly MemoryStatus[] = ['active', 'archived'];
 
 /** Which memories the timeline shows; every field narrows it. */

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
 import { tempDir } from '../support/tempDirs';
-import { codeLensTexts, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, statusBarText, webviewFrameText, type Workbench } from './support/workbench';
+import { clickCodeLens, codeLensTexts, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, statusBarText, webviewFrameText, type Workbench } from './support/workbench';
 
 const STATS = { title: 'Engram: Memory Stats' };
 
@@ -105,6 +105,16 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     assert.ok(lenses.includes('Engram: 1 constraint'), JSON.stringify(lenses));
     assert.ok(lenses.some((l) => l.includes('hard constraint: All SQL goes through query()')), JSON.stringify(lenses));
     await screenshot(workbench.page, 'codelens');
+  });
+
+  it('opens the memory panel, never shown before, at the memories a CodeLens names', async () => {
+    await clickCodeLens(workbench.page, /^Engram:\s+1\s+constraint$/);
+    const text = await eventually('the panel to show the lens\'s memories', async () => {
+      const body = await webviewFrameText(workbench.page, { selector: '#engram-sidebar' }, { timeoutMs: 2000 }).catch(() => '');
+      return /Showing 1 memory from the CodeLens at the top of the file/.test(body) && /All SQL goes through query\(\)/.test(body) ? body : undefined;
+    });
+    assert.match(text, /Show all for this file/);
+    assert.doesNotMatch(text, /Relevant memories/i);
   });
 
   it('runs "Engram: Show Memory Stats" from the command palette', async () => {

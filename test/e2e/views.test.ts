@@ -12,7 +12,7 @@ import { openProject } from '../../server/src/project';
 import { REPO_ROOT } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
 import { tempDir } from '../support/tempDirs';
-import { hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
+import { clickCodeLens, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
 
 const CONSTRAINT = 'All SQL goes through query() with bound parameters';
 const EDIT_TITLE = 'Edited findCustomer (+1 \u22121) in src/db.ts';
@@ -182,6 +182,50 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     // Monaco renders spaces as U+00A0.
     await eventually('the diff editor to show the added comment', async () => ((await diffEditor.innerText().catch(() => '')).replace(/\u00a0/g, ' ').includes('the first row, or null') ? true : undefined));
     await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+  });
+
+  it('shows exactly the memories a CodeLens or a hover link names in the panel, then all of the file\'s again', async () => {
+    const page = workbench.page;
+    const cardTitles = async () => (await webviewFrame(page, SIDEBAR)).locator('article.memory-card h3.title').allInnerTexts();
+    // The panel hidden behind the Explorer (its page unloaded): the lens must reveal it and still end on its memories.
+    await runCommand(page, 'View: Show Explorer');
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    await clickCodeLens(page, /^1\s+memory$/, { timeoutMs: UI_MS });
+    await viewText(page, SIDEBAR, /Showing 1 memory from the CodeLens on findCustomer · Show all for this file/);
+    await eventually('only the diff memory the lens names', async () => {
+      const titles = await cardTitles();
+      return titles.length === 1 && titles[0] === EDIT_TITLE ? true : undefined;
+    });
+    const sidebar = await webviewFrame(page, SIDEBAR);
+    assert.equal(await sidebar.locator('.selection-banner').count(), 1);
+    assert.doesNotMatch(await sidebar.locator(SIDEBAR).innerText(), /Constraints that apply here|Relevant memories/i);
+    // The keyboard lands on the banner, once per request.
+    await eventually('focus on the banner', async () => ((await sidebar.evaluate(() => document.activeElement?.getAttribute('data-focus'))) === 'selection-heading' ? true : undefined));
+    // Its actions are the panel's own.
+    const card = await sidebarCard(page, EDIT_TITLE);
+    for (const action of ['Pin', 'Pin hard', 'Edit', 'Open diff', 'Copy as context', 'Forget']) assert.equal(await card.getByText(action, { exact: true }).count(), 1, action);
+    await screenshot(page, 'memory-panel-from-codelens');
+
+    // Hidden and shown again, the panel still shows them (the extension keeps the selection, the page its state).
+    await runCommand(page, 'View: Show Explorer');
+    await showSidebar(page);
+    await viewText(page, SIDEBAR, /Showing 1 memory from the CodeLens on findCustomer/);
+
+    // The hover's "Open in panel" link on the pinned code: only the constraint.
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    await hoverOnLine(page, 7, 'acquire', { expect: /Open in panel/, timeoutMs: UI_MS });
+    await page.locator('.monaco-hover a').filter({ hasText: 'Open in panel' }).first().click();
+    await viewText(page, SIDEBAR, /Showing 1 memory from the hover on line 7 · Show all for this file/);
+    await eventually('only the constraint the hover names', async () => {
+      const titles = await cardTitles();
+      return titles.length === 1 && titles[0]!.startsWith(CONSTRAINT) ? true : undefined;
+    });
+
+    // "Show all for this file" (from the keyboard): back to following the editor, with everything that applies.
+    await (await webviewFrame(page, SIDEBAR)).locator('[data-focus="show-all"]').press('Enter');
+    await viewText(page, SIDEBAR, /Constraints that apply here[\s\S]*Relevant memories/i, 'Show all for this file');
+    const all = await cardTitles();
+    assert.ok(all.some((t) => t.startsWith(CONSTRAINT)) && all.includes(EDIT_TITLE), JSON.stringify(all));
   });
 
   it('shows the timeline grouped by day, with the seeded constraint and the new diff memory', async () => {

@@ -82,7 +82,7 @@ describe('the memory server over JSON-RPC (engram lsp --stdio)', () => {
       ],
     );
     assert.equal(lenses[1]!.command.command, 'engram.showMemories');
-    assert.deepEqual(lenses[1]!.command.arguments, [dbUri, [constraintId]]);
+    assert.deepEqual(lenses[1]!.command.arguments, [dbUri, [constraintId], 'the CodeLens above the pinned code']);
   });
 
   it('answers engram/memories and engram/stats', async () => {

@@ -12,6 +12,7 @@ import type {
   MemoryActionResult,
   MemoryDiff,
   MemoryPanel,
+  MemorySelection,
   TimelineEntry,
   TimelinePage,
   TimelineSearch,
@@ -186,6 +187,36 @@ describe('the memory panel and timeline requests, through the memory server', ()
     await assert.rejects(act(constraintId(), { type: 'archive' }), /hard pins are never archived/);
     assert.equal((await act(decisionId(), { type: 'archive' })).memory!.status, 'archived');
     assert.equal((await act(decisionId(), { type: 'restore' })).memory!.status, 'active');
+  });
+
+  it('gives the memories a CodeLens or hover link names, for the panel to show alone', async () => {
+    // What the editor passes to engram.showMemories: (uri, ids, from).
+    const lenses = await request<{ range: { start: { line: number } }; command: { title: string; command: string; arguments: [string, string[], string] } }[]>('textDocument/codeLens', { textDocument: { uri: uri() } });
+    const top = lenses.find((l) => l.range.start.line === 0 && l.command.title.startsWith('Engram:'))!;
+    assert.equal(top.command.command, 'engram.showMemories');
+    const [lensUri, lensIds, from] = top.command.arguments;
+    assert.deepEqual([lensUri, from], [uri(), 'the CodeLens at the top of the file']);
+    const fromLens = (await request<MemorySelection>('engram/memorySelection', { uri: lensUri, ids: lensIds }))!;
+    assert.deepEqual(fromLens.constraints.map((c) => c.memory.id), [constraintId()]);
+    assert.deepEqual({ projectRoot: fromLens.projectRoot, path: fromLens.path, missing: fromLens.missing }, { projectRoot: root, path: 'src/db.ts', missing: 0 });
+
+    const link = /\[Open in panel\]\(command:engram\.showMemories\?([^)]+)\)/.exec((await hover(7))!.contents.value);
+    assert.deepEqual(JSON.parse(decodeURIComponent(link![1]!)), [uri(), [constraintId()], 'the hover on line 8']);
+
+    // Any of the project's memories, in the order asked, constraints apart, each once; unknown and inactive ones counted.
+    const selection = (await request<MemorySelection>('engram/memorySelection', { uri: uri(), ids: [decisionId(), constraintId(), 'm_00000000000000000000000000', decisionId()] }))!;
+    assert.deepEqual(selection.memories.map((m) => [m.id, m.title, m.place]), [[decisionId(), 'Pool size is 10 connections per process.', 'src/pool.ts']]);
+    assert.deepEqual(selection.constraints.map((c) => [c.memory.id, c.atCursor, c.stale, c.lines]), [[constraintId(), false, false, { start: 4, end: 12 }]]);
+    assert.equal(selection.missing, 1);
+    await act(decisionId(), { type: 'forget' });
+    const afterForget = (await request<MemorySelection>('engram/memorySelection', { uri: uri(), ids: [decisionId(), constraintId()] }))!;
+    assert.deepEqual([afterForget.memories.length, afterForget.constraints.length, afterForget.missing], [0, 1, 1], 'a forgotten memory leaves the selection');
+    await act(decisionId(), { type: 'restore' });
+
+    assert.equal(await request('engram/memorySelection', { uri: pathToFileURL(path.join(work, 'elsewhere.ts')).href, ids: [constraintId()] }), null);
+    await assert.rejects(request('engram/memorySelection', { uri: uri(), ids: [] }), /ids/);
+    await assert.rejects(request('engram/memorySelection', { uri: uri(), ids: [42] }), /ids\.0/);
+    await assert.rejects(request('engram/memorySelection', { ids: [constraintId()] }), /uri/);
   });
 
   it('edits a memory (searchable by its new words) and copies it as the context hooks give', async () => {

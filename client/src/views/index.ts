@@ -3,6 +3,7 @@ import type { MemoryServer } from '../server/memoryServer';
 import { MemoryChanges } from './memoryChanges';
 import { MEMORY_DIFF_SCHEME, MemoryDiffDocuments } from './memoryDiff';
 import { MemorySidebar } from './memorySidebar';
+import { registerShowMemories } from './showMemories';
 import { TimelinePanel, type TimelineFocus } from './timelinePanel';
 import { ViewCallAnswerer } from './viewCalls';
 
@@ -11,7 +12,7 @@ export const ViewCommands = {
   refreshMemoryPanel: 'engram.refreshMemoryPanel',
 } as const;
 
-/** The memory views: the sidebar panel, the timeline, and the diff documents both open. */
+/** The memory views: the sidebar panel (also where CodeLenses and hover links show their memories), the timeline, and the diff documents both open. */
 export function registerMemoryViews(context: vscode.ExtensionContext, server: MemoryServer, log: vscode.LogOutputChannel): void {
   const changes = new MemoryChanges(server);
   const diffs = new MemoryDiffDocuments(server);
@@ -30,5 +31,6 @@ export function registerMemoryViews(context: vscode.ExtensionContext, server: Me
     }),
     vscode.commands.registerCommand(ViewCommands.openTimeline, (focus?: TimelineFocus) => openTimeline(typeof focus === 'object' && focus ? focus : {})),
     vscode.commands.registerCommand(ViewCommands.refreshMemoryPanel, () => sidebar.refresh()),
+    registerShowMemories(sidebar, log),
   );
 }

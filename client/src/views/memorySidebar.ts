@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { MemoryPanelRequest } from '../../../server/src/viewProtocol';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { MemoryPanelRequest, MemorySelectionRequest } from '../../../server/src/viewProtocol';
 import type { ExtensionMessage, PanelState } from '../../../webview/src/shared/messages';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryChanges } from './memoryChanges';
@@ -14,16 +15,32 @@ interface Place {
   readonly character: number;
 }
 
+/** What `engram.showMemories` asked for: only these memories of this document. */
+export interface Selection {
+  readonly uri: vscode.Uri;
+  readonly ids: readonly string[];
+  /** Where they came from, as a phrase ("the CodeLens on findCustomer"). */
+  readonly from: string | null;
+}
+
 /**
  * The Engram sidebar: what Engram knows about the place in the code the user is at. It follows the
  * active editor and cursor (debounced, and only while visible), and refetches when memories change.
  * Focus moving to a webview or another panel keeps the last file shown.
+ *
+ * A CodeLens or hover link (`engram.showMemories`) makes it show only the memories it named, for
+ * that file, until the user asks for all of them ("Show all for this file") or another file's
+ * editor becomes active; moving the cursor in the same file keeps them.
  */
 export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'engram.memoryPanel';
 
   private view: vscode.WebviewView | undefined;
   private place: Place | undefined;
+  /** Set while the panel shows only the memories a CodeLens or hover named. */
+  private selection: (Selection & { readonly request: number }) | undefined;
+  /** Numbers each use of `engram.showMemories` (from the clock, so a page's saved number from before a reload never matches). */
+  private lastRequest = Date.now();
   private state: PanelState = { kind: 'noEditor' };
   /** The document the shown state is about. */
   private shownUri: string | undefined;
@@ -36,7 +53,7 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
     private readonly extensionUri: vscode.Uri,
     private readonly server: MemoryServer,
     private readonly calls: ViewCallAnswerer,
-    private readonly host: Omit<ViewHost, 'refresh' | 'openColumn'>,
+    private readonly host: Omit<ViewHost, 'refresh' | 'openColumn' | 'followEditor'>,
     changes: MemoryChanges,
   ) {
     this.follow(vscode.window.activeTextEditor);
@@ -53,7 +70,12 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
     this.view = view;
     view.webview.options = webviewOptions(this.extensionUri);
     view.webview.html = webviewHtml(view.webview, this.extensionUri, { entry: 'sidebar', title: 'Engram memory', rootId: 'engram-sidebar' });
-    const host: ViewHost = { ...this.host, refresh: () => this.schedule(0), openColumn: () => vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.Active };
+    const host: ViewHost = {
+      ...this.host,
+      refresh: () => this.schedule(0),
+      followEditor: () => this.followEditor(),
+      openColumn: () => vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.Active,
+    };
     view.webview.onDidReceiveMessage((message: unknown) => this.calls.receive(view.webview, message, host, () => this.post()));
     view.onDidChangeVisibility(() => {
       if (view.visible) this.schedule(0);
@@ -69,10 +91,34 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
     this.schedule(0);
   }
 
+  /**
+   * Shows only these memories of the document. The caller reveals the view; the request is kept
+   * here until it is shown: a view never resolved, or hidden (its page unloaded), loads it when it
+   * becomes visible, and the page gets it again when it says it is ready.
+   */
+  select(selection: Selection): void {
+    this.selection = { ...selection, request: ++this.lastRequest };
+    const uri = selection.uri.toString();
+    if (this.place?.uri.toString() !== uri) {
+      // Usually the active editor's document; else "Show all for this file" starts at its top.
+      const at = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri)?.selection.active;
+      this.place = { uri: selection.uri, line: at?.line ?? 0, character: at?.character ?? 0 };
+    }
+    this.schedule(0);
+  }
+
+  /** "Show all for this file": back to what applies where the editor is. */
+  private followEditor(): void {
+    this.selection = undefined;
+    this.schedule(0);
+  }
+
   private follow(editor: vscode.TextEditor | undefined): void {
     if (!editor || editor.document.uri.scheme !== 'file') return;
     const active = editor.selection.active;
     this.place = { uri: editor.document.uri, line: active.line, character: active.character };
+    // The memories a CodeLens or hover named were about their file: another file shows its own.
+    if (this.selection && this.selection.uri.toString() !== editor.document.uri.toString()) this.selection = undefined;
     this.schedule(FOLLOW_AFTER_MS);
   }
 
@@ -89,22 +135,37 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
     const client = this.server.languageClient;
     if (!client) return this.show({ kind: 'unavailable', message: this.server.unavailableReason });
     const path = vscode.workspace.asRelativePath(place.uri, false);
-    // Moving the cursor within a file keeps what is shown until the answer comes; another file shows "loading".
-    if (this.shownUri !== place.uri.toString() || this.state.kind !== 'ready') this.show({ kind: 'loading', path });
+    // Moving the cursor within a file, or going between its selected memories and all of them, keeps
+    // what is shown until the answer comes; another file shows "loading".
+    const shownHere = this.shownUri === place.uri.toString() && (this.state.kind === 'ready' || this.state.kind === 'selection');
+    if (!shownHere) this.show({ kind: 'loading', path });
     this.shownUri = place.uri.toString();
     try {
-      const openUris = vscode.window.visibleTextEditors.map((e) => e.document.uri).filter((u) => u.scheme === 'file').map((u) => u.toString());
-      const panel = await client.sendRequest(MemoryPanelRequest.type, {
-        uri: place.uri.toString(),
-        position: { line: place.line, character: place.character },
-        openUris,
-      });
+      const state = this.selection ? await this.loadSelection(client, this.selection, path) : await this.loadPanel(client, place, path);
       if (generation !== this.generation) return;
-      this.show(panel ? { kind: 'ready', panel } : { kind: 'outside', path });
+      this.show(state);
     } catch (error) {
       if (generation !== this.generation) return;
       this.show({ kind: 'error', message: (error as Error).message });
     }
+  }
+
+  private async loadPanel(client: LanguageClient, place: Place, path: string): Promise<PanelState> {
+    const openUris = vscode.window.visibleTextEditors.map((e) => e.document.uri).filter((u) => u.scheme === 'file').map((u) => u.toString());
+    const panel = await client.sendRequest(MemoryPanelRequest.type, {
+      uri: place.uri.toString(),
+      position: { line: place.line, character: place.character },
+      openUris,
+    });
+    return panel ? { kind: 'ready', panel } : { kind: 'outside', path };
+  }
+
+  private async loadSelection(client: LanguageClient, selection: Selection & { readonly request: number }, path: string): Promise<PanelState> {
+    const found = await client.sendRequest(MemorySelectionRequest.type, { uri: selection.uri.toString(), ids: selection.ids });
+    if (found) return { kind: 'selection', selection: found, from: selection.from, request: selection.request };
+    // Not in an open project (any more): nothing to select from, as following the editor would say.
+    if (this.selection === selection) this.selection = undefined;
+    return { kind: 'outside', path };
   }
 
   private show(state: PanelState): void {

@@ -49,6 +49,7 @@ const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']
   open: z.object({ projectRoot, path: z.string().min(1).max(4096), line: z.number().int().min(0).optional(), symbol: z.string().max(1000).optional() }),
   openTimeline: z.object({ sessionId: z.string().max(200).optional(), tab: tab.optional() }),
   refresh: z.object({}).strict(),
+  follow: z.object({}).strict(),
   command: z.object({ command: z.enum(['showLog', 'restartServer', 'pinSelection']) }),
 };
 
@@ -61,6 +62,8 @@ export interface ViewHost {
   /** The editor column to open files in (beside the timeline, not over it). */
   readonly openColumn: () => vscode.ViewColumn;
   readonly refresh: () => void;
+  /** The sidebar: back from the memories a CodeLens or hover named to following the editor. */
+  readonly followEditor?: () => void;
   readonly openTimeline: (focus: { sessionId?: string; tab?: TimelineTab }) => void;
 }
 
@@ -142,6 +145,10 @@ export class ViewCallAnswerer {
       },
       refresh: async () => {
         host.refresh();
+        return null;
+      },
+      follow: async () => {
+        host.followEditor?.();
         return null;
       },
       command: async ({ command }) => {

@@ -26,8 +26,9 @@ function counts(constraints: number, memories: number): string {
   return [constraints ? plural(constraints, 'constraint') : '', memories ? plural(memories, 'memory').replace('memorys', 'memories') : ''].filter(Boolean).join(' · ');
 }
 
-function lens(line: number, title: string, uri: string, ids: readonly string[]): CodeLens {
-  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title, command: Commands.showMemories, arguments: [uri, ids] } };
+/** `from` says in the panel where the memories came from ("Showing 2 memories from the CodeLens on findCustomer"). */
+function lens(line: number, title: string, uri: string, ids: readonly string[], from: string): CodeLens {
+  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title, command: Commands.showMemories, arguments: [uri, ids, from] } };
 }
 
 /**
@@ -44,7 +45,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   const constraints = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
   const memories = cache.get(`tags:${file.path}`, () => store.fileTags(file.path, FILE_MEMORIES).filter((m) => m.kind !== 'constraint'));
   if (!constraints.length && !memories.length) return [];
-  const lenses: CodeLens[] = [lens(0, `Engram: ${counts(constraints.length, memories.length)}`, uri, [...constraints, ...memories].map((m) => m.id))];
+  const lenses: CodeLens[] = [lens(0, `Engram: ${counts(constraints.length, memories.length)}`, uri, [...constraints, ...memories].map((m) => m.id), 'the CodeLens at the top of the file')];
 
   const live = deps.anchors.liveAnchors(uri);
   for (const c of constraints) {
@@ -53,7 +54,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
     const stale = current ? current.stale : c.anchor.stale;
     const line = stale ? 0 : current ? current.span.start : c.anchor.range.startLine;
     const label = stale ? 'stale constraint (its code is gone)' : c.pin === 'none' ? 'constraint' : `${c.pin} constraint`;
-    lenses.push(lens(line, `$(pin) ${label}: ${c.title}`, uri, [c.id]));
+    lenses.push(lens(line, `$(pin) ${label}: ${c.title}`, uri, [c.id], stale ? 'the CodeLens of a stale constraint' : 'the CodeLens above the pinned code'));
   }
 
   const document = deps.document(uri);
@@ -67,7 +68,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
         const tagged = bySymbol.get(decl.name);
         if (!tagged) continue;
         const nConstraints = tagged.filter((m) => m.kind === 'constraint').length;
-        lenses.push(lens(decl.startLine, counts(nConstraints, tagged.length - nConstraints), uri, tagged.map((m) => m.id)));
+        lenses.push(lens(decl.startLine, counts(nConstraints, tagged.length - nConstraints), uri, tagged.map((m) => m.id), `the CodeLens on ${decl.name}`));
       }
     }
   }

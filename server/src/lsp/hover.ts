@@ -1,8 +1,8 @@
 import type { Hover, HoverParams } from 'vscode-languageserver';
+import { governsLine } from './governsLine';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { governingConstraints } from '../constraints/governing';
-import { scopeOf } from '../constraints/scope';
 import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
 import { Commands } from '../protocol';
@@ -24,22 +24,9 @@ function commandLink(title: string, command: string, args: readonly unknown[]): 
   return `[${title}](command:${command}?${encodeURIComponent(JSON.stringify(args))})`;
 }
 
-/** Does the constraint govern this line: pinned code around it (where it is now), or the symbol it is in? */
-function governsLine(constraint: Memory, line: number, symbol: string | null, live: ReturnType<AnchorKeeper['liveAnchors']>): boolean {
-  const scope = scopeOf(constraint);
-  if (scope.kind === 'code') {
-    const current = live?.get(constraint.id);
-    const span = current ? current.span : { start: scope.anchor.range.startLine, end: scope.anchor.range.endLine };
-    const stale = current ? current.stale : scope.anchor.stale;
-    return !stale && line >= span.start && line <= span.end;
-  }
-  if (scope.kind === 'symbol' && symbol) return scope.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`));
-  return false;
-}
-
-function memoryLine(memory: Memory, uri: string, now: number): string {
+function memoryLine(memory: Memory, uri: string, from: string, now: number): string {
   const why = memory.why ? ` — _why:_ ${escapeMarkdown(memory.why.length > 200 ? `${memory.why.slice(0, 199)}…` : memory.why)}` : '';
-  return `- **${memory.kind}** · ${escapeMarkdown(memory.title)}${why} · _${describeAge(memory.updatedAt, now)}_ ${commandLink('open', Commands.showMemories, [uri, [memory.id]])}`;
+  return `- **${memory.kind}** · ${escapeMarkdown(memory.title)}${why} · _${describeAge(memory.updatedAt, now)}_ ${commandLink('open', Commands.showMemories, [uri, [memory.id], from])}`;
 }
 
 /**
@@ -71,12 +58,12 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
 
   const sections: string[] = [];
   for (const constraint of governing) {
-    const actions = [commandLink('Open in panel', Commands.showMemories, [uri, [constraint.id]])];
+    const actions = [commandLink('Open in panel', Commands.showMemories, [uri, [constraint.id], `the hover on line ${line + 1}`])];
     if (constraint.pin !== 'none') actions.push(commandLink('Unpin', Commands.unpin, [uri, constraint.id]));
     sections.push(`${constraintMarkdown(constraint, now)}\n\n${actions.join(' · ')}`);
   }
   if (memories.length) {
-    sections.push([`**Engram · memories of \`${escapeMarkdown(symbol!)}\`**`, '', ...memories.map((r) => memoryLine(r.memory, uri, now))].join('\n'));
+    sections.push([`**Engram · memories of \`${escapeMarkdown(symbol!)}\`**`, '', ...memories.map((r) => memoryLine(r.memory, uri, `the hover on ${symbol}`, now))].join('\n'));
   }
   return { contents: { kind: 'markdown', value: sections.join('\n\n---\n\n') } };
 }

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { governsLine } from './governsLine';
 import path from 'node:path';
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
@@ -6,7 +7,6 @@ import { z } from 'zod';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { archive, forget, LifecycleRefusal, restore, UnknownMemoryError } from '../capacity/lifecycle';
 import { governingConstraints } from '../constraints/governing';
-import { scopeOf } from '../constraints/scope';
 import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS, type Memory } from '../memory/types';
 import type { Project } from '../project';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
@@ -19,18 +19,22 @@ import {
   MemoryActionRequest,
   MemoryDetailRequest,
   MemoryDiffRequest,
+  MEMORY_SELECTION_MAX,
   MemoryPanelRequest,
+  MemorySelectionRequest,
   TIMELINE_STATUSES,
   TimelinePageRequest,
   TimelineSearchRequest,
   type MemoryActionResult,
   type MemoryPanel,
+  type MemorySelection,
   type PanelConstraint,
   type SessionInfo,
   type TimelineEntry,
   type TimelineFilter,
   type TimelinePage,
   type TimelineSearch,
+  type ViewMemory,
 } from '../viewProtocol';
 import type { CodeLensDeps } from './codeLens';
 import { patchSides } from './patchSides';
@@ -48,6 +52,7 @@ const projectRoot = z.string().min(1).max(4096);
 const memoryRef = z.object({ projectRoot, id: z.string().min(1).max(200) });
 
 const panelParams = z.object({ uri: z.string().min(1), position: position.optional(), openUris: z.array(z.string()).max(100).optional() });
+const selectionParams = z.object({ uri: z.string().min(1), ids: z.array(z.string().min(1).max(200)).min(1).max(MEMORY_SELECTION_MAX) });
 
 const timelineFilter = z.object({
   kinds: z.array(z.enum(MEMORY_KINDS)).optional(),
@@ -85,18 +90,12 @@ function normalizedPath(input: string | undefined): string | undefined {
   return cleaned || undefined;
 }
 
-/** Does a constraint govern this line: its pinned code (where it is now) contains it, or it names the symbol the line is in? */
-function governsLine(constraint: Memory, line: number | undefined, symbol: string | null, live: ReturnType<AnchorKeeper['liveAnchors']>): boolean {
-  if (line === undefined) return false;
-  const scope = scopeOf(constraint);
-  if (scope.kind === 'code') {
-    const current = live?.get(constraint.id);
-    const span = current ? current.span : { start: scope.anchor.range.startLine, end: scope.anchor.range.endLine };
-    const stale = current ? current.stale : scope.anchor.stale;
-    return !stale && line >= span.start && line <= span.end;
-  }
-  if (scope.kind === 'symbol' && symbol) return scope.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`));
-  return false;
+/** A constraint as the panel shows it: where its pinned code is now (following unsaved edits), or stale. */
+function panelConstraint(memory: Memory, atCursor: boolean, live: ReturnType<AnchorKeeper['liveAnchors']>): PanelConstraint {
+  const current = memory.anchor ? live?.get(memory.id) : undefined;
+  const stale = memory.anchor ? (current ? current.stale : memory.anchor.stale) : false;
+  const span = current ? current.span : memory.anchor ? { start: memory.anchor.range.startLine, end: memory.anchor.range.endLine } : null;
+  return { memory: viewMemory(memory), atCursor, stale, lines: span && !stale ? { start: span.start, end: span.end } : null };
 }
 
 function matchesFilter(memory: Memory, filter: TimelineFilter, statuses: readonly string[]): boolean {
@@ -171,12 +170,7 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
     const symbol = document && line !== undefined && line < document.lineCount ? await deps.declarations.symbolAt(document, file.path, line) : null;
     const live = deps.anchors.liveAnchors(params.uri);
 
-    const constraints: PanelConstraint[] = governingConstraints(project.store, file.path).map((memory) => {
-      const current = memory.anchor ? live?.get(memory.id) : undefined;
-      const stale = memory.anchor ? (current ? current.stale : memory.anchor.stale) : false;
-      const span = current ? current.span : memory.anchor ? { start: memory.anchor.range.startLine, end: memory.anchor.range.endLine } : null;
-      return { memory: viewMemory(memory), atCursor: governsLine(memory, line, symbol, live), stale, lines: span && !stale ? { start: span.start, end: span.end } : null };
-    });
+    const constraints: PanelConstraint[] = governingConstraints(project.store, file.path).map((memory) => panelConstraint(memory, governsLine(memory, line, symbol, live), live));
     constraints.sort((a, b) => Number(b.atCursor) - Number(a.atCursor));
     const shown = new Set(constraints.map((c) => c.memory.id));
 
@@ -200,6 +194,25 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
       .map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
     const sessions = project.timeline.sessionsTouching(file.path, PANEL_SESSIONS);
     return { projectRoot: project.root, path: file.path, symbol: symbol ?? answer.symbol, constraints, memories, sessions };
+  });
+
+  connection.onRequest(MemorySelectionRequest.type, (raw): MemorySelection | null => {
+    const params = parse(selectionParams, raw);
+    const file = deps.projects.fileFor(params.uri);
+    if (!file) return null;
+    const project = watched(file.project);
+    const live = deps.anchors.liveAnchors(params.uri);
+    const constraints: PanelConstraint[] = [];
+    const memories: ViewMemory[] = [];
+    let missing = 0;
+    for (const id of new Set(params.ids)) {
+      const memory = project.store.get(id);
+      // Like the panel, only active memories: one forgotten from here leaves, with Undo.
+      if (!memory || memory.status !== 'active') missing++;
+      else if (memory.kind === 'constraint') constraints.push(panelConstraint(memory, false, live));
+      else memories.push(viewMemory(memory));
+    }
+    return { projectRoot: project.root, path: file.path, constraints, memories, missing };
   });
 
   connection.onRequest(TimelinePageRequest.type, (raw): TimelinePage => {

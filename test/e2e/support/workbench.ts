@@ -313,6 +313,18 @@ export async function codeLensTexts(page: Page): Promise<string[]> {
     .filter((lens) => lens && lens !== 'no commands');
 }
 
+/**
+ * Clicks the CodeLens whose text matches (each lens is a link in its line's decoration; Monaco may
+ * render spaces as U+00A0, which `\s` matches). Waits for it: lenses come a little after edits.
+ */
+export async function clickCodeLens(page: Page, text: RegExp, opts: { timeoutMs?: number } = {}): Promise<void> {
+  const lens = activeEditor(page).locator('.contentWidgets .codelens-decoration a').filter({ hasText: text }).first();
+  await lens.waitFor({ state: 'visible', timeout: opts.timeoutMs ?? UI_TIMEOUT_MS }).catch(async () => {
+    throw new Error(`no CodeLens matching ${text}; lenses: ${JSON.stringify(await codeLensTexts(page))}`);
+  });
+  await lens.click();
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '-')}.png`);

@@ -12,6 +12,7 @@ import type {
   MemoryActionResult,
   MemoryPanel,
   MemoryRef,
+  MemorySelection,
   TimelinePage,
   TimelinePageParams,
   TimelineSearch,
@@ -50,6 +51,8 @@ export interface ViewCalls {
   openTimeline: { params: { readonly sessionId?: string; readonly tab?: TimelineTab }; result: null };
   /** Sidebar: fetch the panel again for where the editor is. */
   refresh: { params: Record<string, never>; result: null };
+  /** Sidebar: leave the memories a CodeLens or hover named ("Show all for this file") and follow the editor again. */
+  follow: { params: Record<string, never>; result: null };
   /** The "what to do" buttons of empty and error states. */
   command: { params: { readonly command: 'showLog' | 'restartServer' | 'pinSelection' }; result: null };
 }
@@ -68,7 +71,14 @@ export type PanelState =
   | { readonly kind: 'outside'; readonly path: string }
   | { readonly kind: 'unavailable'; readonly message: string }
   | { readonly kind: 'error'; readonly message: string }
-  | { readonly kind: 'ready'; readonly panel: MemoryPanel };
+  | { readonly kind: 'ready'; readonly panel: MemoryPanel }
+  /**
+   * Only the memories a CodeLens or hover link named (`engram.showMemories`), until the user asks
+   * for all of the file's or moves to another file. `from` says where they came from ("the CodeLens
+   * on findCustomer"); `request` is new for each use of the command (the page moves focus to the
+   * banner once per request, not on every refetch).
+   */
+  | { readonly kind: 'selection'; readonly selection: MemorySelection; readonly from: string | null; readonly request: number };
 
 /** Extension → webview. */
 export type ExtensionMessage =

@@ -15,7 +15,11 @@ interface SidebarState {
   /** Memories forgotten from here, with Undo, newest first. */
   undo: { projectRoot: string; id: string; title: string }[];
   notice: { text: string; kind: 'info' | 'error' } | null;
+  /** The last `engram.showMemories` request whose banner got focus (once per request, not on every refetch). */
+  focusedRequest: number | null;
 }
+
+type SelectionState = Extract<PanelState, { kind: 'selection' }>;
 
 const UNDO_KEPT = 3;
 const NOTICE_MS = 8000;
@@ -28,6 +32,7 @@ const state: SidebarState = {
   ui: { openScores: saved.ui?.openScores ?? [], editing: saved.ui?.editing ?? null },
   undo: saved.undo ?? [],
   notice: null,
+  focusedRequest: saved.focusedRequest ?? null,
 };
 
 const host: CardHost = {
@@ -60,6 +65,18 @@ const host: CardHost = {
 
 /** Shows an action's result at once; the refetch the server's change notification causes confirms it. */
 function replaceMemory(memory: ViewMemory): void {
+  if (state.panel?.kind === 'selection') {
+    const { selection } = state.panel;
+    state.panel = {
+      ...state.panel,
+      selection: {
+        ...selection,
+        constraints: selection.constraints.map((c) => (c.memory.id === memory.id ? { ...c, memory } : c)),
+        memories: selection.memories.map((m) => (m.id === memory.id ? memory : m)),
+      },
+    };
+    return;
+  }
   if (state.panel?.kind !== 'ready') return;
   const panel = state.panel.panel;
   state.panel = {
@@ -104,8 +121,13 @@ function sessionsSection(panel: MemoryPanel): HTMLElement {
   return section('sessions', 'Agent sessions here', panel.sessions.length, h('ul', { class: 'sessions' }, ...items));
 }
 
+/** The file (and symbol) shown; a focus target for keyboard users going between a selection and all memories. */
+function placeHeader(projectRoot: string, path: string, symbol: string | null): HTMLElement {
+  return h('header', { class: 'place', tabindex: -1, 'data-focus': 'place' }, h('div', { class: 'path', title: `${projectRoot}/${path}` }, path), symbol ? h('div', { class: 'symbol' }, symbol) : null);
+}
+
 function readyPanel(panel: MemoryPanel): HTMLElement[] {
-  const where = h('header', { class: 'place' }, h('div', { class: 'path', title: `${panel.projectRoot}/${panel.path}` }, panel.path), panel.symbol ? h('div', { class: 'symbol' }, panel.symbol) : null);
+  const where = placeHeader(panel.projectRoot, panel.path, panel.symbol);
   const constraints = panel.constraints.length
     ? h('div', { class: 'cards' }, ...panel.constraints.map((c) => memoryCard(c.memory, { projectRoot: panel.projectRoot, constraint: c }, host)))
     : h('div', { class: 'muted' }, h('p', {}, 'No constraint applies to this file. Select code and pin the rule it must follow.'), h('div', { class: 'actions' }, commandButton('Pin Selection as Constraint', 'pinSelection')));
@@ -118,6 +140,45 @@ function readyPanel(panel: MemoryPanel): HTMLElement[] {
     section('memories', 'Relevant memories', panel.memories.length, memories),
     sessionsSection(panel),
   ];
+}
+
+/** Only the memories a CodeLens or hover link named, under a banner saying so, with the way back to all of them. */
+function selectionPanel({ selection, from }: SelectionState): HTMLElement[] {
+  const shown = selection.constraints.length + selection.memories.length;
+  const showAll = h('button', { type: 'button', class: 'link', 'data-focus': 'show-all' }, 'Show all for this file');
+  showAll.addEventListener('click', () => {
+    // The banner goes away: keep the keyboard at the top of the panel, on the file's name.
+    document.querySelector<HTMLElement>('[data-focus="place"]')?.focus();
+    channel.call('follow', {}).catch((error: Error) => host.report(error.message, 'error'));
+  });
+  const missing = selection.missing
+    ? h('p', { class: 'muted' }, `${plural(selection.missing, 'other')} ${selection.missing === 1 ? 'is' : 'are'} no longer active (forgotten or archived since).`)
+    : null;
+  const banner = h(
+    'section',
+    { class: 'selection-banner', 'aria-labelledby': 'selection-heading' },
+    h('p', {}, h('strong', { id: 'selection-heading', tabindex: -1, 'data-focus': 'selection-heading' }, `Showing ${plural(shown, 'memory', 'memories')} from ${from ?? 'a CodeLens or hover'}`), ' · ', showAll),
+    missing,
+  );
+  const cards = (items: HTMLElement[]) => h('div', { class: 'cards' }, ...items);
+  return [
+    placeHeader(selection.projectRoot, selection.path, null),
+    banner,
+    selection.constraints.length
+      ? section('selected-constraints', 'Constraints', selection.constraints.length, cards(selection.constraints.map((c) => memoryCard(c.memory, { projectRoot: selection.projectRoot, constraint: c }, host))))
+      : null,
+    selection.memories.length
+      ? section('selected-memories', 'Memories', selection.memories.length, cards(selection.memories.map((m) => memoryCard(m, { projectRoot: selection.projectRoot }, host))))
+      : null,
+    shown ? null : h('p', { class: 'muted' }, 'None of them is active any more. Show all for this file to see what applies now.'),
+  ].filter((node): node is HTMLElement => node !== null);
+}
+
+/** The file a state is about, to tell a move to another file from a refetch. */
+function pathOf(panel: PanelState | null): string | null {
+  if (panel?.kind === 'ready') return panel.panel.path;
+  if (panel?.kind === 'selection') return panel.selection.path;
+  return null;
 }
 
 function body(panel: PanelState | null): HTMLElement[] {
@@ -135,6 +196,8 @@ function body(panel: PanelState | null): HTMLElement[] {
       return [emptyState('Could not load memories', `${panel.message}. Try again; if it keeps failing, the Engram output has the details.`, refreshButton('Try Again'), commandButton('Show Log', 'showLog'))];
     case 'ready':
       return readyPanel(panel.panel);
+    case 'selection':
+      return selectionPanel(panel);
   }
 }
 
@@ -181,17 +244,21 @@ function render(): void {
 channel.onMessage((message) => {
   if (message.type !== 'panel') return;
   // A different file or project: drop the notice and the edit in progress that belonged to the last one.
-  const before = state.panel?.kind === 'ready' ? state.panel.panel.path : null;
-  const after = message.state.kind === 'ready' ? message.state.panel.path : null;
+  const before = pathOf(state.panel);
+  const after = pathOf(message.state);
   const moved = after !== null && after !== before;
   if (moved && before !== null) {
     state.notice = null;
     state.ui.editing = null;
   }
+  // A CodeLens or hover just asked for these memories (not a refetch of them): the keyboard goes to the banner.
+  const selected = message.state.kind === 'selection' && message.state.request !== state.focusedRequest ? message.state.request : null;
+  if (selected !== null) state.focusedRequest = selected;
   state.panel = message.state;
   render();
-  // Another file: start at its top (its constraints).
-  if (moved) window.scrollTo(0, 0);
+  // Another file, or memories just asked for: start at the top.
+  if (moved || selected !== null) window.scrollTo(0, 0);
+  if (selected !== null) document.querySelector<HTMLElement>('[data-focus="selection-heading"]')?.focus();
 });
 
 render();
