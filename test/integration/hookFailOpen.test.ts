@@ -65,6 +65,42 @@ describe('engram hook fails open, and engram doctor says so', () => {
     assert.equal(doctor.ok, true, 'failed hooks are a warning: the memory itself works');
   });
 
+  it('records an Edit reported by PostToolUse as a diff memory of the edited function, once', async () => {
+    const env = isolatedEnv();
+    const cwd = project();
+    mkdirSync(path.join(cwd, 'src'));
+    const before = ['export function total(items: number[]) {', '  return items.reduce((a, b) => a + b, 0);', '}', ''].join('\n');
+    writeFileSync(path.join(cwd, 'src', 'cart.ts'), before);
+    const edit = {
+      session_id: 's-edit',
+      cwd,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Edit',
+      tool_use_id: 'toolu_cart_total',
+      tool_input: { file_path: path.join(cwd, 'src', 'cart.ts'), old_string: 'a + b, 0', new_string: 'a + b, 0) * 100 / 100' },
+      tool_response: {
+        filePath: path.join(cwd, 'src', 'cart.ts'),
+        oldString: 'a + b, 0',
+        newString: 'a + b, 0) * 100 / 100',
+        originalFile: before,
+        structuredPatch: [{ oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, lines: ['-  return items.reduce((a, b) => a + b, 0);', '+  return items.reduce((a, b) => a + b, 0) * 100 / 100);'] }],
+        userModified: false,
+        replaceAll: false,
+      },
+    };
+    for (let i = 0; i < 2; i++) {
+      const run = await runEngram(['hook', 'post-tool-use'], { env, cwd, stdin: JSON.stringify(edit) });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, '');
+    }
+    const recalled = JSON.parse((await runEngram(['recall', '--file', 'src/cart.ts', '--json'], { env, cwd })).stdout) as { results: { kind: string; title: string; symbols: string[]; sourceRef: string }[] };
+    const diffs = recalled.results.filter((r) => r.kind === 'diff');
+    assert.equal(diffs.length, 1, JSON.stringify(recalled));
+    assert.deepEqual(diffs[0]!.symbols, ['total']);
+    assert.equal(diffs[0]!.sourceRef, 'claude:tool:toolu_cart_total');
+    assert.match(diffs[0]!.title, /total/);
+  });
+
   it('ends within its time limit, with exit 0 and no output, when stdin never closes', async () => {
     const env = isolatedEnv();
     mkdirSync(env.ENGRAM_HOME!, { recursive: true });

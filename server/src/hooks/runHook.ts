@@ -1,11 +1,5 @@
-import path from 'node:path';
-import { ChangeRecorder } from '../capture/recordChange';
 import { openProject, type Project } from '../project';
 import type { AssembledContext } from '../recall/contextAssembly';
-import { toProjectPath } from '../store/paths';
-import { editedTexts, editSourceRef, ingestTranscript, whyOf } from '../transcripts/ingestTranscript';
-import { parseReaderState } from '../transcripts/readerState';
-import { parseToolUseResult } from '../transcripts/records';
 import { currentEditor, promptContext, sessionStartContext } from './hookContext';
 import { HOOK_EVENTS, type HookEvent, type HookInput } from './hookInput';
 
@@ -15,8 +9,6 @@ export interface HookOutcome {
   /** For the hook log: what happened. */
   readonly summary: string;
 }
-
-const EDIT_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /** The project a hook runs for: its cwd (Claude Code's), else the project VS Code's terminal named. */
 function projectRootOf(input: HookInput, env: NodeJS.ProcessEnv): string {
@@ -35,31 +27,13 @@ function logInjection(project: Project, sessionId: string, event: HookEvent, con
   project.usage.shown(context.items.map((i) => i.memory.id), now);
 }
 
-async function ingest(project: Project, input: HookInput): Promise<number> {
-  if (!input.transcript_path) return 0;
-  const result = await ingestTranscript(project, new ChangeRecorder(project), { path: input.transcript_path, sessionId: input.session_id, kind: 'session' });
-  return result.memories;
-}
-
 /**
- * PostToolUse of a file edit: the diff memory now, with the why from the transcript so far and
- * the same id the transcript ingest will use (so it adds nothing twice later).
+ * Reading transcripts and recording edits, loaded only by the events that do it: the bundle
+ * evaluates that code (transcripts, capture, tree-sitter) on this import, so the context events,
+ * which run on every prompt, start without it.
  */
-async function recordEdit(project: Project, input: HookInput): Promise<string> {
-  if (!input.tool_name || !EDIT_TOOLS.has(input.tool_name) || !input.tool_use_id) return 'not an edit';
-  await ingest(project, input);
-  const edit = editedTexts(parseToolUseResult(input.tool_response));
-  if (!edit) return 'edit result without before/after';
-  const relative = toProjectPath(project.root, path.resolve(project.root, edit.filePath));
-  if (relative === null) return 'edit outside the project';
-  const state = input.transcript_path ? parseReaderState(project.ingestOffsets.get(input.transcript_path)?.readerState ?? '{}') : null;
-  const outcome = await new ChangeRecorder(project).recordAgentEdit(relative, edit.before, edit.after, {
-    why: state ? whyOf(state) : null,
-    sessionId: input.session_id,
-    sourceRef: editSourceRef(input.tool_use_id),
-    at: Date.now(),
-  });
-  return outcome.kind === 'recorded' ? `recorded ${outcome.memory.id}` : outcome.kind;
+function transcriptWork(): Promise<typeof import('./hookIngest')> {
+  return import('./hookIngest');
 }
 
 /** Runs one hook event against the project's memory. Throws on internal errors (the caller fails open). */
@@ -82,15 +56,15 @@ export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.Pr
         return { stdout: additionalContext(event, context), summary: `${context.items.length} memories, ${context.tokens} tokens` };
       }
       case 'pre-compact': {
-        const made = await ingest(project, input);
+        const made = await (await transcriptWork()).ingest(project, input);
         project.sessions.compacted(input.session_id, input.trigger === 'manual' ? 'manual' : 'auto', now);
         return { stdout: null, summary: `compaction recorded, ${made} memories ingested` };
       }
       case 'post-tool-use':
-        return { stdout: null, summary: await recordEdit(project, input) };
+        return { stdout: null, summary: await (await transcriptWork()).recordEdit(project, input) };
       case 'stop':
       case 'session-end':
-        return { stdout: null, summary: `${await ingest(project, input)} memories ingested` };
+        return { stdout: null, summary: `${await (await transcriptWork()).ingest(project, input)} memories ingested` };
     }
   } finally {
     project.close();
