@@ -99,6 +99,23 @@ describe('the memory store', () => {
     assert.deepEqual(store.search('"old"', 5), []);
   });
 
+  it('tallies a file for CodeLens exactly, however many memories it has, naming only the newest', () => {
+    const store = freshStore();
+    for (let i = 0; i < 30; i++) store.add({ kind: 'diff', title: `Edited a #${i}`, source: 'editor', files: ['src/x.ts'], symbols: ['a'] }, 1000 + i);
+    for (let i = 0; i < 5; i++) store.add({ kind: 'note', title: `b note ${i}`, source: 'user', files: ['src/x.ts'], symbols: ['b', 'a'] }, 2000 + i);
+    store.add({ kind: 'constraint', title: 'a must stay pure', source: 'user', files: ['src/x.ts'], symbols: ['a'], pin: 'hard' }, 3000);
+    const forgotten = store.add({ kind: 'note', title: 'gone', source: 'user', files: ['src/x.ts'], symbols: ['a'] }, 4000);
+    store.update({ ...forgotten, status: 'forgotten' });
+    const tally = store.fileMemoryTally('src/x.ts', 10);
+    assert.equal(tally.total, 35, 'active, constraints aside');
+    assert.equal(tally.recentIds.length, 10);
+    assert.equal(store.get(tally.recentIds[0]!)?.title, 'b note 4', 'newest first');
+    assert.equal(tally.bySymbol.get('a')?.count, 35);
+    assert.equal(tally.bySymbol.get('a')?.ids.length, 10);
+    assert.equal(tally.bySymbol.get('b')?.count, 5);
+    assert.deepEqual(store.fileMemoryTally('src/other.ts', 10), { total: 0, recentIds: [], bySymbol: new Map() });
+  });
+
   it('imports a batch in one transaction, with the same outcomes as one by one, and all or nothing', () => {
     const source = freshStore();
     const a = source.add({ kind: 'decision', title: 'Use WAL', source: 'user', files: ['src/db.ts'] }, 1000);

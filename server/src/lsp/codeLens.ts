@@ -2,8 +2,6 @@ import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { governingConstraints } from '../constraints/governing';
-import type { Memory } from '../memory/types';
-import type { FileTag } from '../store/memoryStore';
 import { editorMemoryCache } from './editorMemoryCache';
 import { Commands } from '../protocol';
 import type { DocumentDeclarations } from './documentDeclarations';
@@ -16,6 +14,7 @@ export interface CodeLensDeps {
   readonly document: (uri: string) => TextDocument | undefined;
 }
 
+/** Memories a lens names (the newest), for the panel to show; its counts are exact. */
 const FILE_MEMORIES = 500;
 
 function plural(n: number, word: string): string {
@@ -43,9 +42,11 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   const store = file.project.store;
   const cache = editorMemoryCache(store);
   const constraints = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
-  const memories = cache.get(`tags:${file.path}`, () => store.fileTags(file.path, FILE_MEMORIES).filter((m) => m.kind !== 'constraint'));
-  if (!constraints.length && !memories.length) return [];
-  const lenses: CodeLens[] = [lens(0, `Engram: ${counts(constraints.length, memories.length)}`, uri, [...constraints, ...memories].map((m) => m.id), 'the CodeLens at the top of the file')];
+  const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES));
+  if (!constraints.length && !memories.total) return [];
+  const lenses: CodeLens[] = [
+    lens(0, `Engram: ${counts(constraints.length, memories.total)}`, uri, [...constraints.map((c) => c.id), ...memories.recentIds], 'the CodeLens at the top of the file'),
+  ];
 
   const live = deps.anchors.liveAnchors(uri);
   for (const c of constraints) {
@@ -58,18 +59,14 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   }
 
   const document = deps.document(uri);
-  if (document) {
-    const bySymbol = new Map<string, (Memory | FileTag)[]>();
-    for (const m of [...constraints.filter((c) => c.files.includes(file.path)), ...memories]) {
-      for (const s of m.symbols) bySymbol.set(s, [...(bySymbol.get(s) ?? []), m]);
-    }
-    if (bySymbol.size) {
-      for (const decl of await deps.declarations.of(document, file.path)) {
-        const tagged = bySymbol.get(decl.name);
-        if (!tagged) continue;
-        const nConstraints = tagged.filter((m) => m.kind === 'constraint').length;
-        lenses.push(lens(decl.startLine, counts(nConstraints, tagged.length - nConstraints), uri, tagged.map((m) => m.id), `the CodeLens on ${decl.name}`));
-      }
+  const fileConstraints = constraints.filter((c) => c.files.includes(file.path) && c.symbols.length);
+  if (document && (memories.bySymbol.size || fileConstraints.length)) {
+    for (const decl of await deps.declarations.of(document, file.path)) {
+      const ofSymbol = memories.bySymbol.get(decl.name);
+      const symbolConstraints = fileConstraints.filter((c) => c.symbols.includes(decl.name));
+      if (!ofSymbol && !symbolConstraints.length) continue;
+      const ids = [...symbolConstraints.map((c) => c.id), ...(ofSymbol?.ids ?? [])];
+      lenses.push(lens(decl.startLine, counts(symbolConstraints.length, ofSymbol?.count ?? 0), uri, ids, `the CodeLens on ${decl.name}`));
     }
   }
   return lenses;

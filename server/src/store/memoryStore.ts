@@ -9,11 +9,12 @@ import type { SqliteDatabase } from './database';
 import { renamedPath } from './paths';
 
 /** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
-/** A memory tagged with a file, as CodeLens counts it. */
-export interface FileTag {
-  readonly id: MemoryId;
-  readonly kind: MemoryKind;
-  readonly symbols: readonly string[];
+/** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
+export interface FileMemoryTally {
+  readonly total: number;
+  /** The newest memories' ids. */
+  readonly recentIds: readonly MemoryId[];
+  readonly bySymbol: ReadonlyMap<string, { readonly count: number; readonly ids: readonly MemoryId[] }>;
 }
 
 export interface CandidateRow {
@@ -177,7 +178,9 @@ export class MemoryStore {
     dataVersion: Statement;
     generation: Statement;
     importedAt: Statement;
-    fileTags: Statement;
+    fileMemoryCount: Statement;
+    fileRecentIds: Statement;
+    fileSymbolGroups: Statement;
   };
 
   constructor(
@@ -264,11 +267,13 @@ export class MemoryStore {
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
       importedAt: () => db.prepare('SELECT updated_at AS updatedAt FROM memories WHERE id = ?'),
-      fileTags: () => db.prepare(`SELECT m.id, m.kind,
-          (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json
-        FROM memories m
-        WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
-        ORDER BY m.updated_at DESC LIMIT @limit`),
+      fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid
+        WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint'`).pluck(),
+      fileRecentIds: () => db.prepare(`SELECT m.id FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid
+        WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint' ORDER BY m.updated_at DESC LIMIT @limit`).pluck(),
+      fileSymbolGroups: () => db.prepare(`SELECT s.symbol AS symbol, count(*) AS n, json_group_array(m.id) AS ids_json
+        FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid JOIN memory_symbols s ON s.memory_rowid = f.memory_rowid
+        WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint' GROUP BY s.symbol`),
     });
   }
 
@@ -541,10 +546,17 @@ export class MemoryStore {
     return this.statements.generation.get() as number;
   }
 
-  /** Kind and symbols of the active memories tagged with a file, newest first: enough to count them per symbol. */
-  fileTags(path: string, limit: number): FileTag[] {
-    const rows = this.statements.fileTags.all({ path, limit }) as { id: string; kind: MemoryKind; symbols_json: string }[];
-    return rows.map((r) => ({ id: r.id as MemoryId, kind: r.kind, symbols: JSON.parse(r.symbols_json) as string[] }));
+  /**
+   * The active memories (constraints aside) tagged with a file, as CodeLens counts them: how many
+   * in all and per symbol, with the ids of at most `maxIds` of each (the newest, for the top of the file).
+   */
+  fileMemoryTally(path: string, maxIds: number): FileMemoryTally {
+    const groups = this.statements.fileSymbolGroups.all({ path }) as { symbol: string; n: number; ids_json: string }[];
+    return {
+      total: this.statements.fileMemoryCount.get({ path }) as number,
+      recentIds: this.statements.fileRecentIds.all({ path, limit: maxIds }) as MemoryId[],
+      bySymbol: new Map(groups.map((g) => [g.symbol, { count: g.n, ids: (JSON.parse(g.ids_json) as MemoryId[]).slice(0, maxIds) }])),
+    };
   }
 
   /** Redacts secrets here, on the one path to the database, so no caller can forget; returns what was stored. */
