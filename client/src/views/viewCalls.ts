@@ -2,7 +2,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { Commands, InjectionsRequest } from '../../../server/src/protocol';
-import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS } from '../../../server/src/memory/types';
+import { PIN_LEVELS } from '../../../server/src/memory/types';
 import {
   AgentSessionsRequest,
   LocateSymbolRequest,
@@ -12,25 +12,18 @@ import {
   TimelineSearchRequest,
 } from '../../../server/src/viewProtocol';
 import type { ExtensionMessage, OpenTarget, TimelineTab, ViewCallMethod, ViewCalls } from '../../../webview/src/shared/messages';
+import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../../../server/src/viewSchemas';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryDiffDocuments } from './memoryDiff';
 
-const projectRoot = z.string().min(1).max(4096);
-const memoryRef = z.object({ projectRoot, id: z.string().min(1).max(200) });
-const filter = z.object({
-  kinds: z.array(z.enum(MEMORY_KINDS)).optional(),
-  path: z.string().max(4096).optional(),
-  symbol: z.string().max(1000).optional(),
-  sources: z.array(z.enum(MEMORY_SOURCES)).optional(),
-  sessionId: z.string().max(200).optional(),
-  pinned: z.boolean().optional(),
-  statuses: z.array(z.enum(MEMORY_STATUSES)).optional(),
-});
+const projectRoot = projectRootSchema;
+const memoryRef = memoryRefSchema;
+const filter = timelineFilterSchema;
 const tab = z.enum(['timeline', 'injections']);
 
 /** Every call's params, checked on receipt: a webview is a page, and its messages are input. */
 const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']> } = {
-  page: z.object({ projectRoot: projectRoot.optional(), filter, cursor: z.object({ updatedAt: z.number().int(), rowid: z.number().int() }).nullable(), limit: z.number().int().min(1).max(1000) }),
+  page: z.object({ projectRoot: projectRoot.optional(), filter, cursor: timelineCursorSchema.nullable(), limit: z.number().int().min(1).max(1000) }),
   search: z.object({ projectRoot: projectRoot.optional(), query: z.string().min(1).max(10_000), filter, limit: z.number().int().min(1).max(200) }),
   sessions: z.object({ projectRoot: projectRoot.optional() }),
   injections: z.object({ projectRoot, sessionId: z.string().min(1).max(200) }),

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { governsLine } from './governsLine';
 import path from 'node:path';
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { URI } from 'vscode-uri';
@@ -7,8 +6,9 @@ import { z } from 'zod';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { archive, forget, LifecycleRefusal, restore, UnknownMemoryError } from '../capacity/lifecycle';
 import { governingConstraints } from '../constraints/governing';
-import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS, type Memory } from '../memory/types';
+import { PIN_LEVELS, type Memory } from '../memory/types';
 import type { Project } from '../project';
+import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import { itemText } from '../recall/contextAssembly';
 import { fileDeclarations, languageForPath } from '../symbols';
@@ -37,6 +37,7 @@ import {
   type ViewMemory,
 } from '../viewProtocol';
 import type { CodeLensDeps } from './codeLens';
+import { governsLine } from './governsLine';
 import { patchSides } from './patchSides';
 import { viewMemory } from './viewMemory';
 
@@ -48,22 +49,14 @@ const SESSIONS_MAX = 200;
 const CHANGE_POLL_MS = 1000;
 
 const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
-const projectRoot = z.string().min(1).max(4096);
-const memoryRef = z.object({ projectRoot, id: z.string().min(1).max(200) });
+const projectRoot = projectRootSchema;
+const memoryRef = memoryRefSchema;
 
 const panelParams = z.object({ uri: z.string().min(1), position: position.optional(), openUris: z.array(z.string()).max(100).optional() });
 const selectionParams = z.object({ uri: z.string().min(1), ids: z.array(z.string().min(1).max(200)).min(1).max(MEMORY_SELECTION_MAX) });
 
-const timelineFilter = z.object({
-  kinds: z.array(z.enum(MEMORY_KINDS)).optional(),
-  path: z.string().max(4096).optional(),
-  symbol: z.string().max(1000).optional(),
-  sources: z.array(z.enum(MEMORY_SOURCES)).optional(),
-  sessionId: z.string().max(200).optional(),
-  pinned: z.boolean().optional(),
-  statuses: z.array(z.enum(MEMORY_STATUSES)).optional(),
-});
-const cursor = z.object({ updatedAt: z.number().int(), rowid: z.number().int() });
+const timelineFilter = timelineFilterSchema;
+const cursor = timelineCursorSchema;
 const pageParams = z.object({ projectRoot: projectRoot.optional(), filter: timelineFilter, cursor: cursor.nullable(), limit: z.number().int().min(1).max(1000) });
 const searchParams = z.object({ projectRoot: projectRoot.optional(), query: z.string().min(1).max(10_000), filter: timelineFilter, limit: z.number().int().min(1).max(SEARCH_MAX) });
 
