@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
 import { Redactor } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
@@ -16,6 +17,8 @@ export interface FileMemoryTally {
   readonly recentIds: readonly MemoryId[];
   readonly bySymbol: ReadonlyMap<string, { readonly count: number; readonly ids: readonly MemoryId[] }>;
 }
+
+const CANDIDATE_ROWS_KEPT = 20_000;
 
 export interface CandidateRow {
   readonly rowid: number;
@@ -183,6 +186,10 @@ export class MemoryStore {
     fileSymbolGroups: Statement;
   };
 
+  private untaggedConstraintRowids: { readonly generation: number; readonly rowids: readonly number[] } | undefined;
+  /** Scoring data of recent recall candidates (a few MB at most): a server recalls for the same files again and again. */
+  private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly redactor: Redactor = new Redactor(),
@@ -333,6 +340,13 @@ export class MemoryStore {
   /** Scoring data for the given rows (any status); unknown rowids are left out. */
   candidates(rowids: readonly number[]): CandidateRow[] {
     if (!rowids.length) return [];
+    this.candidateRows.sync(this.generation());
+    const missing = rowids.filter((rowid) => this.candidateRows.get(rowid) === undefined);
+    if (missing.length) for (const row of this.readCandidates(missing)) this.candidateRows.set(row.rowid, row);
+    return rowids.flatMap((rowid) => this.candidateRows.get(rowid) ?? []);
+  }
+
+  private readCandidates(rowids: readonly number[]): CandidateRow[] {
     const rows = this.statements.candidates.all(JSON.stringify(rowids)) as {
       rowid: number; id: string; kind: MemoryKind; pin: PinLevel; status: MemoryStatus; importance: number; updated_at: number;
       files_json: string; symbols_json: string; anchor_path: string | null; start_line: number | null; end_line: number | null; stale: number | null; glob: unknown;
@@ -388,9 +402,17 @@ export class MemoryStore {
     return (this.statements.rowidsRecent.all({ limit }) as { rowid: number }[]).map((r) => r.rowid);
   }
 
-  /** Rowids of active project-wide and glob-scoped constraints. */
-  rowidsUntaggedConstraints(): number[] {
-    return (this.statements.rowidsUntaggedConstraints.all() as { rowid: number }[]).map((r) => r.rowid);
+  /**
+   * Rowids of active project-wide and glob-scoped constraints. Every recall for a file asks, and
+   * finding them checks every active constraint: kept until a memory changes.
+   */
+  rowidsUntaggedConstraints(): readonly number[] {
+    const generation = this.generation();
+    if (this.untaggedConstraintRowids?.generation !== generation) {
+      const rowids = (this.statements.rowidsUntaggedConstraints.all() as { rowid: number }[]).map((r) => r.rowid);
+      this.untaggedConstraintRowids = { generation, rowids };
+    }
+    return this.untaggedConstraintRowids.rowids;
   }
 
   /** Full memories for rowids, in the order given. */

@@ -1,0 +1,27 @@
+/**
+ * Values derived from memories, kept until a memory changes (MemoryStore.generation), at most
+ * `capacity` of them (the oldest go first). For the long-running memory server, which asks the
+ * same questions of unchanged memories again and again.
+ */
+export class GenerationMap<K, V> {
+  private generation = -1;
+  private readonly values = new Map<K, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** Forgets everything when the memories' generation moved since the last call. */
+  sync(generation: number): void {
+    if (generation === this.generation) return;
+    this.values.clear();
+    this.generation = generation;
+  }
+
+  get(key: K): V | undefined {
+    return this.values.get(key);
+  }
+
+  set(key: K, value: V): void {
+    this.values.set(key, value);
+    if (this.values.size > this.capacity) this.values.delete(this.values.keys().next().value!);
+  }
+}
