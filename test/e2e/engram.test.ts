@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REPO_ROOT, runEngram } from '../support/engramProcess';
+import { runEngram } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
 import { tempDir } from '../support/tempDirs';
+import { startDemoVsCode, type CodeServer } from './support/demoVsCode';
 import { clickCodeLens, codeLensTexts, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, statusBarText, webviewFrameText, type Workbench } from './support/workbench';
 
 const STATS = { title: 'Engram: Memory Stats' };
-
-interface CodeServer {
-  folderUrl: string;
-  userDataDir: string;
-  logFile: string;
-  pid: number;
-  stop(): Promise<void>;
-}
 
 function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   return waitFor(what, probe, { timeoutMs, intervalMs: 250 });
@@ -58,20 +50,7 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
   }
 
   before(async () => {
-    const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
-    const codeServer = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'codeServer.mjs'));
-    const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
-    await toolchain.ensureCodeServer();
-    const vsix = path.join(work, 'engram.vsix');
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
-    seededIds = prepared.ids;
-    demoDir = prepared.workspaceDir;
-    engramHome = prepared.engramHome;
-    const extensionsDir = path.join(work, 'extensions');
-    const userDataDir = path.join(work, 'user-data');
-    await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
-    server = await codeServer.startCodeServer({ folder: prepared.workspaceDir, extensionsDir, userDataDir, env: { ENGRAM_HOME: prepared.engramHome } });
+    ({ server, demoDir, engramHome, seededIds } = await startDemoVsCode(work));
     workbench = await openWorkbench(server.folderUrl);
   });
 

@@ -3,7 +3,6 @@
 // edit during the test and a search result; pinning and forgetting from the panel shows in the
 // timeline and in hover; screenshots of both in light and dark themes.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -12,6 +11,7 @@ import { openProject } from '../../server/src/project';
 import { REPO_ROOT } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
 import { tempDir } from '../support/tempDirs';
+import { startDemoVsCode, type CodeServer } from './support/demoVsCode';
 import { clickCodeLens, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
 
 const CONSTRAINT = 'All SQL goes through query() with bound parameters';
@@ -20,11 +20,6 @@ const SIDEBAR = '#engram-sidebar';
 const TIMELINE = '#engram-timeline';
 /** The machine running this may be busy with other suites: waits are generous. */
 const UI_MS = 45_000;
-
-interface CodeServer {
-  folderUrl: string;
-  stop(): Promise<void>;
-}
 
 function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = UI_MS): Promise<T> {
   return waitFor(what, probe, { timeoutMs, intervalMs: 300 });
@@ -117,26 +112,7 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
   let seededIds: string[];
 
   before(async () => {
-    const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
-    const codeServer = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'codeServer.mjs'));
-    const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
-    await toolchain.ensureCodeServer();
-    const vsix = path.join(work, 'engram.vsix');
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
-    demoDir = prepared.workspaceDir;
-    engramHome = prepared.engramHome;
-    seededIds = prepared.ids;
-    const extensionsDir = path.join(work, 'extensions');
-    const userDataDir = path.join(work, 'user-data');
-    await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
-    server = await codeServer.startCodeServer({
-      folder: prepared.workspaceDir,
-      extensionsDir,
-      userDataDir,
-      env: { ENGRAM_HOME: prepared.engramHome },
-      settings: { 'workbench.colorTheme': 'Dark Modern' },
-    });
+    ({ server, demoDir, engramHome, seededIds } = await startDemoVsCode(work, { 'workbench.colorTheme': 'Dark Modern' }));
     workbench = await openWorkbench(server.folderUrl, { timeoutMs: 60_000 });
   });
 
