@@ -112,6 +112,8 @@ describe('the memory store', () => {
     assert.equal(store.get(tally.recentIds[0]!)?.title, 'b note 4', 'newest first');
     assert.equal(tally.bySymbol.get('a')?.count, 35);
     assert.equal(tally.bySymbol.get('a')?.ids.length, 10);
+    assert.equal(store.get(tally.bySymbol.get('a')!.ids[0]!)?.title, 'b note 4', 'newest first');
+    assert.equal(store.fileMemoryTally('src/x.ts', 10, 3).bySymbol.get('a')?.ids.length, 3);
     assert.equal(tally.bySymbol.get('b')?.count, 5);
     assert.deepEqual(store.fileMemoryTally('src/other.ts', 10), { total: 0, recentIds: [], bySymbol: new Map() });
   });

@@ -16,6 +16,8 @@ export interface CodeLensDeps {
 
 /** Memories a lens names (the newest), for the panel to show; its counts are exact. */
 const FILE_MEMORIES = 500;
+/** The same above a declaration: dozens of lenses per file each carry their ids to VS Code. */
+const SYMBOL_MEMORIES = 50;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -42,7 +44,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   const store = file.project.store;
   const cache = editorMemoryCache(store);
   const constraints = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
-  const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES));
+  const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES, SYMBOL_MEMORIES));
   if (!constraints.length && !memories.total) return [];
   const lenses: CodeLens[] = [
     lens(0, `Engram: ${counts(constraints.length, memories.total)}`, uri, [...constraints.map((c) => c.id), ...memories.recentIds], 'the CodeLens at the top of the file'),

@@ -81,6 +81,10 @@ interface MemoryRow {
   stale: number | null;
 }
 
+// Without ANALYZE statistics SQLite's planner may drive a query about one file from an index of
+// all active memories (status, kind) and probe the file's rows for each: tens of ms at 100,000
+// memories. `+m.status` (no index for that term) and CROSS JOIN (this join order) keep such
+// queries on the file's own rows.
 const SELECT_MEMORY = `
   SELECT m.*,
     (SELECT json_group_array(path) FROM memory_files f WHERE f.memory_rowid = m.rowid) AS files_json,
@@ -217,7 +221,7 @@ export class MemoryStore {
       rowidOf: () => db.prepare('SELECT rowid FROM memories WHERE id = ?'),
       all: () => db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
       constraintsForFile: () => db.prepare(`${SELECT_MEMORY}
-        WHERE m.kind = 'constraint' AND m.status = 'active'
+        WHERE +m.kind = 'constraint' AND +m.status = 'active'
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
       untaggedConstraints: () => db.prepare(`${SELECT_MEMORY}
@@ -243,10 +247,10 @@ export class MemoryStore {
       rowidsUntaggedConstraints: () => db.prepare(`SELECT m.rowid FROM memories m WHERE m.kind = 'constraint' AND m.status = 'active'
         AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND m.rowid NOT IN (SELECT memory_rowid FROM anchors)`),
       pinnedConstraints: () => db.prepare(`${SELECT_MEMORY} WHERE m.kind = 'constraint' AND m.status = 'active' AND m.pin = @pin ORDER BY m.created_at LIMIT @limit`),
-      anchoredAt: () => db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND m.status = 'active' ORDER BY a.start_line`),
+      anchoredAt: () => db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND +m.status = 'active' ORDER BY a.start_line`),
       forFile: () => db.prepare(`${SELECT_MEMORY}
-        WHERE m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
-        ORDER BY m.updated_at DESC LIMIT @limit`),
+        WHERE +m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+        ORDER BY +m.updated_at DESC LIMIT @limit`),
       search: () => db.prepare(`SELECT rowid, bm25(memory_fts, 4.0, 1.0, 2.0, 2.0) AS rank FROM memory_fts
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
       recent: () => db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
@@ -274,12 +278,12 @@ export class MemoryStore {
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
       importedAt: () => db.prepare('SELECT updated_at AS updatedAt FROM memories WHERE id = ?'),
-      fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid
+      fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
         WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint'`).pluck(),
-      fileRecentIds: () => db.prepare(`SELECT m.id FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid
+      fileRecentIds: () => db.prepare(`SELECT m.id FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
         WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint' ORDER BY m.updated_at DESC LIMIT @limit`).pluck(),
       fileSymbolGroups: () => db.prepare(`SELECT s.symbol AS symbol, count(*) AS n, json_group_array(m.id) AS ids_json
-        FROM memory_files f JOIN memories m ON m.rowid = f.memory_rowid JOIN memory_symbols s ON s.memory_rowid = f.memory_rowid
+        FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid CROSS JOIN memory_symbols s ON s.memory_rowid = f.memory_rowid
         WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint' GROUP BY s.symbol`),
     });
   }
@@ -572,12 +576,13 @@ export class MemoryStore {
    * The active memories (constraints aside) tagged with a file, as CodeLens counts them: how many
    * in all and per symbol, with the ids of at most `maxIds` of each (the newest, for the top of the file).
    */
-  fileMemoryTally(path: string, maxIds: number): FileMemoryTally {
+  fileMemoryTally(path: string, maxIds: number, maxIdsPerSymbol: number = maxIds): FileMemoryTally {
     const groups = this.statements.fileSymbolGroups.all({ path }) as { symbol: string; n: number; ids_json: string }[];
     return {
       total: this.statements.fileMemoryCount.get({ path }) as number,
       recentIds: this.statements.fileRecentIds.all({ path, limit: maxIds }) as MemoryId[],
-      bySymbol: new Map(groups.map((g) => [g.symbol, { count: g.n, ids: (JSON.parse(g.ids_json) as MemoryId[]).slice(0, maxIds) }])),
+      // Ids sort by creation time (ids.ts): the newest first.
+      bySymbol: new Map(groups.map((g) => [g.symbol, { count: g.n, ids: (JSON.parse(g.ids_json) as MemoryId[]).sort().reverse().slice(0, maxIdsPerSymbol) }])),
     };
   }
 
