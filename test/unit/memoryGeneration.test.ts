@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openProject } from '../../server/src/project';
+import { GenerationMap } from '../../server/src/store/generationMap';
 import { tempDir } from '../support/tempDirs';
 
 describe("the memories' generation (what the server's hover and CodeLens cache is valid for)", () => {
@@ -34,5 +35,20 @@ describe("the memories' generation (what the server's hover and CodeLens cache i
       server.close();
       other.close();
     }
+  });
+
+  it('keeps values for one generation, at most its capacity, the least recently used out first', () => {
+    const map = new GenerationMap<string, number>(2);
+    map.sync(1);
+    map.set('a', 1);
+    map.set('b', 2);
+    assert.equal(map.get('a'), 1, 'a is now the most recently used');
+    map.set('c', 3);
+    assert.equal(map.get('b'), undefined, 'b went first');
+    assert.equal(map.get('a'), 1);
+    map.sync(1);
+    assert.equal(map.get('c'), 3, 'the same generation keeps everything');
+    map.sync(2);
+    assert.equal(map.get('a'), undefined, 'a new generation starts empty');
   });
 });

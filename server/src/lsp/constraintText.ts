@@ -1,13 +1,5 @@
+import { describeAge } from '../memory/age';
 import type { Memory } from '../memory/types';
-
-export function describeAge(since: number, now: number = Date.now()): string {
-  const minutes = Math.max(0, Math.round((now - since) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
-}
 
 function scopeOf(constraint: Memory): string {
   if (constraint.anchor) {

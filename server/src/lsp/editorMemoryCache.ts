@@ -1,3 +1,4 @@
+import { GenerationMap } from '../store/generationMap';
 import type { MemoryStore } from '../store/memoryStore';
 
 /** Entries kept per project: a few per file the user has open. */
@@ -10,27 +11,16 @@ const CAPACITY = 256;
  * same file over and over while nothing changed; each answer then costs a map lookup.
  */
 export class EditorMemoryCache {
-  private generation = -1;
-  private readonly entries = new Map<string, unknown>();
+  private readonly entries = new GenerationMap<string, unknown>(CAPACITY);
 
   constructor(private readonly store: MemoryStore) {}
 
   get<T>(key: string, compute: () => T): T {
-    const generation = this.store.generation();
-    if (generation !== this.generation) {
-      this.entries.clear();
-      this.generation = generation;
-    }
-    if (this.entries.has(key)) {
-      const value = this.entries.get(key) as T;
-      // Least recently used goes first: move this one to the end.
-      this.entries.delete(key);
-      this.entries.set(key, value);
-      return value;
-    }
+    this.entries.sync(this.store.generation());
+    const cached = this.entries.get(key);
+    if (cached !== undefined) return cached as T;
     const value = compute();
     this.entries.set(key, value);
-    if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
     return value;
   }
 }

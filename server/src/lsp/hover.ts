@@ -7,7 +7,8 @@ import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
 import { Commands } from '../protocol';
 import { editorMemoryCache } from './editorMemoryCache';
-import { constraintMarkdown, describeAge, escapeMarkdown } from './constraintText';
+import { describeAge } from '../memory/age';
+import { constraintMarkdown, escapeMarkdown } from './constraintText';
 import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Memory, MemoryKind } from '../memory/types';
 import { globMatches } from '../constraints/scope';
+import { GenerationMap } from '../store/generationMap';
 import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
 import { isWordCharacter, queryTerms, toFtsQuery } from './terms';
@@ -116,7 +117,7 @@ function applyCoverage(store: MemoryStore, ranks: Map<number, number>, terms: re
 }
 
 /** Text matches of recent queries per store, valid while no memory changes (MemoryStore.generation). */
-const recentTextMatches = new WeakMap<MemoryStore, { generation: number; byQuery: Map<string, ReadonlyMap<number, number>> }>();
+const recentTextMatches = new WeakMap<MemoryStore, GenerationMap<string, ReadonlyMap<number, number>>>();
 const RECENT_QUERIES = 16;
 
 /**
@@ -125,19 +126,18 @@ const RECENT_QUERIES = 16;
  * runs once.
  */
 function textMatches(store: MemoryStore, query: string, ftsQuery: string): ReadonlyMap<number, number> {
-  const generation = store.generation();
   let recent = recentTextMatches.get(store);
-  if (!recent || recent.generation !== generation) {
-    recent = { generation, byQuery: new Map() };
+  if (!recent) {
+    recent = new GenerationMap(RECENT_QUERIES);
     recentTextMatches.set(store, recent);
   }
-  const cached = recent.byQuery.get(query);
+  recent.sync(store.generation());
+  const cached = recent.get(query);
   if (cached) return cached;
   const ranks = new Map<number, number>();
   for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) ranks.set(hit.rowid, hit.rank);
   if (ranks.size) applyCoverage(store, ranks, queryTerms(query));
-  recent.byQuery.set(query, ranks);
-  if (recent.byQuery.size > RECENT_QUERIES) recent.byQuery.delete(recent.byQuery.keys().next().value!);
+  recent.set(query, ranks);
   return ranks;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Values derived from memories, kept until a memory changes (MemoryStore.generation), at most
- * `capacity` of them (the oldest go first). For the long-running memory server, which asks the
- * same questions of unchanged memories again and again.
+ * `capacity` of them (the least recently used go first). For the long-running memory server,
+ * which asks the same questions of unchanged memories again and again.
  */
 export class GenerationMap<K, V> {
   private generation = -1;
@@ -17,7 +17,13 @@ export class GenerationMap<K, V> {
   }
 
   get(key: K): V | undefined {
-    return this.values.get(key);
+    const value = this.values.get(key);
+    if (value !== undefined) {
+      // Most recently used goes to the end.
+      this.values.delete(key);
+      this.values.set(key, value);
+    }
+    return value;
   }
 
   set(key: K, value: V): void {

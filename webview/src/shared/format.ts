@@ -19,15 +19,8 @@ export const SOURCE_LABELS: Readonly<Record<MemorySource, string>> = {
   mcp: 'MCP',
 };
 
-/** "just now", "5 min ago", "3 h ago", "12 days ago". */
-export function age(since: number, now: number = Date.now()): string {
-  const minutes = Math.max(0, Math.round((now - since) / 60_000));
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 48) return `${hours} h ago`;
-  return `${Math.round(hours / 24)} days ago`;
-}
+// The same words as the hovers: one definition (server/src/memory/age.ts).
+export { describeAge as age } from '../../../server/src/memory/age';
 
 export function dateTime(ms: number): string {
   return new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
