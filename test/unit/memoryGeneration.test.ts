@@ -50,5 +50,8 @@ describe("the memories' generation (what the server's hover and CodeLens cache i
     assert.equal(map.get('c'), 3, 'the same generation keeps everything');
     map.sync(2);
     assert.equal(map.get('a'), undefined, 'a new generation starts empty');
+    let computed = 0;
+    assert.equal(map.getOrCompute('d', () => ++computed), 1);
+    assert.equal(map.getOrCompute('d', () => ++computed), 1, 'computed once');
   });
 });

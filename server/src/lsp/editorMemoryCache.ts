@@ -17,11 +17,7 @@ export class EditorMemoryCache {
 
   get<T>(key: string, compute: () => T): T {
     this.entries.sync(this.store.generation());
-    const cached = this.entries.get(key);
-    if (cached !== undefined) return cached as T;
-    const value = compute();
-    this.entries.set(key, value);
-    return value;
+    return this.entries.getOrCompute(key, compute) as T;
   }
 }
 

@@ -132,13 +132,12 @@ function textMatches(store: MemoryStore, query: string, ftsQuery: string): Reado
     recentTextMatches.set(store, recent);
   }
   recent.sync(store.generation());
-  const cached = recent.get(query);
-  if (cached) return cached;
-  const ranks = new Map<number, number>();
-  for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) ranks.set(hit.rowid, hit.rank);
-  if (ranks.size) applyCoverage(store, ranks, queryTerms(query));
-  recent.set(query, ranks);
-  return ranks;
+  return recent.getOrCompute(query, () => {
+    const ranks = new Map<number, number>();
+    for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) ranks.set(hit.rowid, hit.rank);
+    if (ranks.size) applyCoverage(store, ranks, queryTerms(query));
+    return ranks;
+  });
 }
 
 /** A constraint with no file or glob governs every file. */

@@ -26,6 +26,15 @@ export class GenerationMap<K, V> {
     return value;
   }
 
+  /** The value for `key`, computed and kept when there is none. */
+  getOrCompute(key: K, compute: () => V): V {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
+    const value = compute();
+    this.set(key, value);
+    return value;
+  }
+
   set(key: K, value: V): void {
     this.values.set(key, value);
     if (this.values.size > this.capacity) this.values.delete(this.values.keys().next().value!);

@@ -1,15 +1,14 @@
 import type { Statement } from 'better-sqlite3';
-import { GenerationMap } from './generationMap';
-import { lazyStatements } from './lazyStatements';
 import { Redactor } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
 import type { SqliteDatabase } from './database';
+import { GenerationMap } from './generationMap';
+import { lazyStatements } from './lazyStatements';
 import { renamedPath } from './paths';
 
-/** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
 /** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
 export interface FileMemoryTally {
   readonly total: number;
@@ -20,6 +19,7 @@ export interface FileMemoryTally {
 
 const CANDIDATE_ROWS_KEPT = 20_000;
 
+/** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
 export interface CandidateRow {
   readonly rowid: number;
   readonly id: MemoryId;
@@ -190,7 +190,7 @@ export class MemoryStore {
     fileSymbolGroups: Statement;
   };
 
-  private untaggedConstraintRowids: { readonly generation: number; readonly rowids: readonly number[] } | undefined;
+  private readonly untaggedConstraintRowids = new GenerationMap<'all', readonly number[]>(1);
   /** Scoring data of recent recall candidates (a few MB at most): a server recalls for the same files again and again. */
   private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
 
@@ -411,12 +411,8 @@ export class MemoryStore {
    * finding them checks every active constraint: kept until a memory changes.
    */
   rowidsUntaggedConstraints(): readonly number[] {
-    const generation = this.generation();
-    if (this.untaggedConstraintRowids?.generation !== generation) {
-      const rowids = (this.statements.rowidsUntaggedConstraints.all() as { rowid: number }[]).map((r) => r.rowid);
-      this.untaggedConstraintRowids = { generation, rowids };
-    }
-    return this.untaggedConstraintRowids.rowids;
+    this.untaggedConstraintRowids.sync(this.generation());
+    return this.untaggedConstraintRowids.getOrCompute('all', () => (this.statements.rowidsUntaggedConstraints.all() as { rowid: number }[]).map((r) => r.rowid));
   }
 
   /** Full memories for rowids, in the order given. */
