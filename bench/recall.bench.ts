@@ -9,6 +9,8 @@ import type { Memory } from '../server/src/memory/types';
 import { memoryToRecord } from '../server/src/memory/record';
 import { openProject } from '../server/src/project';
 import { recall, type RecallRequest } from '../server/src/recall/recall';
+import type { RecallWeights } from '../server/src/recall/weights';
+import type { UsageStore } from '../server/src/store/usageStore';
 import { openDatabase } from '../server/src/store/database';
 import { MemoryStore } from '../server/src/store/memoryStore';
 import { databasePathFor } from '../server/src/store/paths';
@@ -52,7 +54,7 @@ class NoRedaction extends Redactor {
  * The benchmark database, built through MemoryStore in one transaction (each memory's own
  * transaction becomes a savepoint), so it holds exactly what an import of the same records would.
  */
-function buildDatabase(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture): { ms: number; perFile: Map<string, number> } {
+function buildDatabase(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture): { ms: number; countMs: number; perFile: Map<string, number> } {
   const { db } = openDatabase(databasePathFor(root, env));
   try {
     const store = new MemoryStore(db, new NoRedaction());
@@ -64,8 +66,13 @@ function buildDatabase(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixt
         for (const file of memory.files) perFile.set(file, (perFile.get(file) ?? 0) + 1);
       }
     })();
+    const ms = performance.now() - start;
+    // As `engram import` does after a bulk load (and the server when a store grew by a tenth).
+    const countStart = performance.now();
+    store.termStats.recount();
+    const countMs = performance.now() - countStart;
     db.pragma('wal_checkpoint(TRUNCATE)');
-    return { ms: performance.now() - start, perFile };
+    return { ms, countMs, perFile };
   } finally {
     db.close();
   }
@@ -109,9 +116,33 @@ function benchInProcess(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFix
       report(`recall() in-process, ${mix}`, samples[i]!, 'p50 ≤ 1 ms, p99 ≤ 5 ms');
     });
     report(`recall() in-process, all three (${samples[0]!.length} requests each)`, samples.flat(), 'p50 ≤ 1 ms, p99 ≤ 5 ms');
+    compareWithExhaustiveText(project, options, requests);
   } finally {
     project.close();
   }
+}
+
+const COMPARED_REQUESTS = 200;
+
+/**
+ * What searching only the selective terms (recall/textSearch.ts) changes: the share of the top 10
+ * that ranking every term with bm25 would also return, and what that ranking costs.
+ */
+function compareWithExhaustiveText(project: ReturnType<typeof openProject>, options: { weights: RecallWeights; usage: UsageStore }, requests: RecallRequest[][]): void {
+  const withText = requests.flatMap((forMix) => forMix.slice(WARM_UP, WARM_UP + COMPARED_REQUESTS)).filter((r) => r.query);
+  const exhaustive: number[] = [];
+  let shared = 0;
+  let total = 0;
+  for (const request of withText) {
+    const selective = new Set(recall(project.store, request, options).map((r) => r.memory.id));
+    const start = performance.now();
+    const every = recall(project.store, request, { ...options, exhaustiveText: true });
+    exhaustive.push(performance.now() - start);
+    shared += every.filter((r) => selective.has(r.memory.id)).length;
+    total += every.length;
+  }
+  report(`  for comparison: bm25 over every query term (${withText.length} requests)`, exhaustive, '—');
+  console.log(`${'  top 10 shared with bm25 over every query term'.padEnd(58)} ${((100 * shared) / Math.max(1, total)).toFixed(0).padStart(7)} %`);
 }
 
 /** Target 2: hover and CodeLens round trips through the real server, on the file with the most memories. */
@@ -274,7 +305,7 @@ export async function benchRecall(): Promise<void> {
     // An empty Claude folder: the server follows no transcripts while it is measured.
     const env = { ...process.env, ENGRAM_HOME: path.join(work, 'home'), CLAUDE_CONFIG_DIR: path.join(work, 'claude') };
     const built = buildDatabase(root, env, fixture);
-    console.log(`\nRecall (${MEMORIES.toLocaleString('en')} generated memories over ${FILES} files; database built in-process in ${(built.ms / 1000).toFixed(1)} s)`);
+    console.log(`\nRecall (${MEMORIES.toLocaleString('en')} generated memories over ${FILES} files; database built in-process in ${(built.ms / 1000).toFixed(1)} s, terms counted in ${(built.countMs / 1000).toFixed(1)} s)`);
     benchInProcess(root, env, fixture);
     await benchEditor(root, env, fixture, built.perFile);
     benchProcesses(work, root, env, fixture);

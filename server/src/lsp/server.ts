@@ -15,6 +15,7 @@ import { provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
+import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
@@ -151,6 +152,7 @@ export function runLanguageServer(): Connection {
     capture?.syncWithDisk();
     transcripts?.start();
     keepWithinCapacity();
+    keepTermStatsCurrent(connection, () => projects.openProjects());
     refreshHookShim(connection);
   });
 

@@ -4,7 +4,8 @@ import { globMatches } from '../constraints/scope';
 import { GenerationMap } from '../store/generationMap';
 import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
-import { isWordCharacter, queryTerms, toFtsQuery } from './terms';
+import { queryTerms } from './terms';
+import { RANKED_POSTINGS, searchText } from './textSearch';
 import { DEFAULT_WEIGHTS, KIND_WEIGHT, type RecallWeights } from './weights';
 
 export interface RecallRequest {
@@ -30,6 +31,11 @@ export interface RecallOptions {
   readonly usage?: UsageStore;
   /** Memories to leave out (e.g. what an agent session was already given). */
   readonly exclude?: ReadonlySet<string>;
+  /**
+   * Rank every query term with bm25, however common (textSearch.ts): what recall did before term
+   * counts, slow at scale; the bench compares the two.
+   */
+  readonly exhaustiveText?: boolean;
 }
 
 /** One named part of a score, so every result can say why it ranked where it did. */
@@ -85,37 +91,6 @@ function fileProximity(row: CandidateRow, request: RecallRequest): ScorePart | n
   return open ? { reason: `about ${open}, open in the editor`, points: 0.3 } : null;
 }
 
-/** How much a memory containing every query term gains over one containing a single term. */
-const COVERAGE = 2;
-/** Coverage looks at this much of each candidate's text. */
-const COVERAGE_TEXT_CHARS = 4000;
-
-/** A term found at a word start, loosely stemmed (`connections` finds `connection`), as porter stems the index. */
-function containsTerm(text: string, term: string): boolean {
-  const stem = term.length > 5 ? term.slice(0, Math.max(4, term.length - 3)) : term;
-  let at = text.indexOf(stem);
-  while (at >= 0) {
-    if (at === 0 || !isWordCharacter(text[at - 1]!)) return true;
-    at = text.indexOf(stem, at + 1);
-  }
-  return false;
-}
-
-/**
- * Coordination (Lucene's classic `coord`): bm25 sums per-term scores, so one rare word can
- * outrank a memory that has most of what was asked. Each match's rank is scaled by
- * 1 + COVERAGE × (share of the query terms it contains). Measured: docs/recall-quality.md.
- */
-function applyCoverage(store: MemoryStore, ranks: Map<number, number>, terms: readonly string[]): void {
-  if (terms.length < 2) return;
-  const texts = store.ftsTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
-  for (const [rowid, rank] of ranks) {
-    const text = (texts.get(rowid) ?? '').toLowerCase();
-    const found = terms.reduce((n, term) => n + (containsTerm(text, term) ? 1 : 0), 0);
-    ranks.set(rowid, rank * (1 + (COVERAGE * found) / terms.length));
-  }
-}
-
 /** Text matches of recent queries per store, valid while no memory changes (MemoryStore.generation). */
 const recentTextMatches = new WeakMap<MemoryStore, GenerationMap<string, ReadonlyMap<number, number>>>();
 const RECENT_QUERIES = 16;
@@ -125,19 +100,14 @@ const RECENT_QUERIES = 16;
  * prompt up to four times (the prompt alone, each file it names, the editor's place): the search
  * runs once.
  */
-function textMatches(store: MemoryStore, query: string, ftsQuery: string): ReadonlyMap<number, number> {
+function textMatches(store: MemoryStore, query: string, budget: number): ReadonlyMap<number, number> {
   let recent = recentTextMatches.get(store);
   if (!recent) {
     recent = new GenerationMap(RECENT_QUERIES);
     recentTextMatches.set(store, recent);
   }
   recent.sync(store.generation());
-  return recent.getOrCompute(query, () => {
-    const ranks = new Map<number, number>();
-    for (const hit of store.searchRowids(ftsQuery, TEXT_CANDIDATES)) ranks.set(hit.rowid, hit.rank);
-    if (ranks.size) applyCoverage(store, ranks, queryTerms(query));
-    return ranks;
-  });
+  return recent.getOrCompute(`${budget}\0${query}`, () => searchText(store, queryTerms(query), TEXT_CANDIDATES, budget));
 }
 
 /** A constraint with no file or glob governs every file. */
@@ -177,8 +147,8 @@ function usageScore(usage: Usage | undefined): ScorePart | null {
 export function recall(store: MemoryStore, request: RecallRequest, options: RecallOptions = {}): ScoredMemory[] {
   const w = options.weights ?? DEFAULT_WEIGHTS;
   const now = options.now ?? Date.now();
-  const ftsQuery = request.query ? toFtsQuery(request.query) : null;
-  const text = ftsQuery ? textMatches(store, request.query!, ftsQuery) : new Map<number, number>();
+  const hasText = request.query ? queryTerms(request.query).length > 0 : false;
+  const text = hasText ? textMatches(store, request.query!, options.exhaustiveText ? Infinity : RANKED_POSTINGS) : new Map<number, number>();
 
   const rowids = new Set<number>(text.keys());
   if (request.file) {
@@ -188,7 +158,7 @@ export function recall(store: MemoryStore, request: RecallRequest, options: Reca
   }
   if (request.symbol) for (const r of store.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES)) rowids.add(r);
   for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) for (const r of store.rowidsForFile(open, OPEN_FILE_CANDIDATES)) rowids.add(r);
-  if (!ftsQuery && !request.file && !request.symbol) for (const r of store.rowidsRecent(RECENT_CANDIDATES)) rowids.add(r);
+  if (!hasText && !request.file && !request.symbol) for (const r of store.rowidsRecent(RECENT_CANDIDATES)) rowids.add(r);
 
   const rows = store.candidates([...rowids]).filter(
     (row) =>

@@ -7,6 +7,7 @@ import { identifierParts } from '../recall/terms';
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
+import { TermStats } from './termStats';
 import { renamedPath } from './paths';
 
 /** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
@@ -168,6 +169,7 @@ export class MemoryStore {
     rowidsRecent: Statement;
     rowidsForSession: Statement;
     ftsTexts: Statement;
+    newestTextMatches: Statement;
     rowidsUntaggedConstraints: Statement;
     anchoredAt: Statement;
     search: Statement;
@@ -193,6 +195,7 @@ export class MemoryStore {
   private readonly untaggedConstraintRowids = new GenerationMap<'all', readonly number[]>(1);
   /** Scoring data of recent recall candidates (a few MB at most): a server recalls for the same files again and again. */
   private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
+  private termStatsOfStore: TermStats | undefined;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -253,6 +256,8 @@ export class MemoryStore {
         ORDER BY +m.updated_at DESC LIMIT @limit`),
       search: () => db.prepare(`SELECT rowid, bm25(memory_fts, 4.0, 1.0, 2.0, 2.0) AS rank FROM memory_fts
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
+      // No rank: FTS5 reads the doclists from their ends and stops at the limit.
+      newestTextMatches: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH @query ORDER BY rowid DESC LIMIT @limit').pluck(),
       recent: () => db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
       setPin: () => db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
       idsUnderPath: () => db.prepare(`SELECT DISTINCT m.id FROM memories m
@@ -373,6 +378,17 @@ export class MemoryStore {
   /** Rowids of full-text matches with their bm25 rank (negative; lower is better), best first. */
   searchRowids(ftsQuery: string, limit: number): { rowid: number; rank: number }[] {
     return this.statements.search.all({ query: ftsQuery, limit }) as { rowid: number; rank: number }[];
+  }
+
+  /** Rowids of the newest memories matching a full-text query, unranked. */
+  newestTextMatches(ftsQuery: string, limit: number): number[] {
+    return this.statements.newestTextMatches.all({ query: ftsQuery, limit }) as number[];
+  }
+
+  /** Document frequencies of the full-text index terms (schema v9). */
+  get termStats(): TermStats {
+    this.termStatsOfStore ??= new TermStats(this.db);
+    return this.termStatsOfStore;
   }
 
   /** Rowids of memories tagged with `path`, newest first. */

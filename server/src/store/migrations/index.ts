@@ -6,6 +6,7 @@ import * as usage from './005-usage';
 import * as statusIndexes from './006-status-indexes';
 import * as compactions from './007-compactions';
 import * as memoryGeneration from './008-memory-generation';
+import * as termStats from './009-term-stats';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, sql: statusIndexes.sql },
   { version: 7, sql: compactions.sql },
   { version: 8, sql: memoryGeneration.sql },
+  { version: 9, sql: termStats.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

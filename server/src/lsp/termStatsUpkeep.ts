@@ -1,0 +1,36 @@
+import type { Connection } from 'vscode-languageserver/node';
+import type { Project } from '../project';
+
+const FIRST_CHECK_MS = 10_000;
+const CHECK_EVERY_MS = 60_000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Keeps each project's term counts (store/termStats.ts) current: now and then, a store that
+ * changed by a tenth since its last count is counted again, in slices between which the server
+ * goes on answering hovers. One count at a time.
+ */
+export function keepTermStatsCurrent(connection: Connection, openProjects: () => readonly Project[]): void {
+  let counting = false;
+  const run = async () => {
+    if (counting) return;
+    counting = true;
+    try {
+      for (const project of openProjects()) {
+        const stats = project.store.termStats;
+        if (!stats.isStale()) continue;
+        const start = Date.now();
+        await stats.recountInSlices(nextTurn);
+        connection.console.info(`Counted the full-text terms of ${project.root} in ${Date.now() - start} ms.`);
+      }
+    } catch (error) {
+      // A closed or locked database: recall goes on with the old counts, or ranks every term.
+      connection.console.warn(`Counting full-text terms failed: ${(error as Error).message}`);
+    } finally {
+      counting = false;
+    }
+  };
+  setTimeout(() => void run(), FIRST_CHECK_MS).unref();
+  setInterval(() => void run(), CHECK_EVERY_MS).unref();
+}

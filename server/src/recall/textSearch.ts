@@ -1,0 +1,117 @@
+import type { MemoryStore } from '../store/memoryStore';
+import type { TermFrequencies } from '../store/termStats';
+import { isWordCharacter } from './terms';
+
+/**
+ * Postings FTS5 is asked to rank per query. bm25 costs about a microsecond per matching row and
+ * must first walk each term's whole doclist to count it, so a query with a word found in 60,000
+ * memories took 50–100 ms at 100,000 memories; ranking ~1,000 rows takes about one.
+ */
+export const RANKED_POSTINGS = 1000;
+
+/** Common terms whose newest matches fill up the candidates when the ranked terms find too few. */
+const FILL_TERMS = 3;
+/** How much a memory containing every query term gains over one containing a single term. */
+const COVERAGE = 2;
+/** Coverage looks at this much of each candidate's text. */
+const COVERAGE_TEXT_CHARS = 4000;
+
+export interface TextSearchPlan {
+  /** Terms FTS5 ranks with bm25: the rarest, while their postings fit the budget. */
+  readonly ranked: readonly string[];
+  /** The rest, each with the inverse document frequency it adds to a memory containing it. */
+  readonly common: readonly { readonly term: string; readonly idf: number }[];
+}
+
+/** FTS5's bm25 IDF: ln((N − n + 0.5) / (n + 0.5)), floored near zero as FTS5 floors it. */
+export function inverseDocumentFrequency(rows: number, docs: number): number {
+  return Math.max(1e-6, Math.log((rows - docs + 0.5) / (docs + 0.5)));
+}
+
+/**
+ * Which terms to rank in FTS5 and which to score here (MaxScore-style: a term found in thousands
+ * of memories adds little to any score, so it need not choose the candidates). Without counts
+ * every term is ranked, as in a small store.
+ */
+export function planTextSearch(terms: readonly string[], docsOf: (term: string) => number, rows: number | null, budget: number = RANKED_POSTINGS): TextSearchPlan {
+  if (rows === null) return { ranked: terms, common: [] };
+  const byRarity = terms.map((term) => ({ term, docs: docsOf(term) })).sort((a, b) => a.docs - b.docs);
+  const ranked: string[] = [];
+  let postings = 0;
+  for (const { term, docs } of byRarity) {
+    if (postings + docs > budget) break;
+    ranked.push(term);
+    postings += docs;
+  }
+  const common = byRarity.slice(ranked.length).map(({ term, docs }) => ({ term, idf: inverseDocumentFrequency(rows, docs) }));
+  return { ranked, common };
+}
+
+function ftsQuery(terms: readonly string[], operator: 'OR' | 'AND'): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(` ${operator} `);
+}
+
+/** A term found at a word start, loosely stemmed (`connections` finds `connection`), as porter stems the index. */
+function containsTerm(text: string, term: string): boolean {
+  const stem = term.length > 5 ? term.slice(0, Math.max(4, term.length - 3)) : term;
+  let at = text.indexOf(stem);
+  while (at >= 0) {
+    if (at === 0 || !isWordCharacter(text[at - 1]!)) return true;
+    at = text.indexOf(stem, at + 1);
+  }
+  return false;
+}
+
+/** The documents-per-word lookup of a store's term counts (a word's rarest index term; 0 when uncounted). */
+function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: number | null; docsOf: (term: string) => number } {
+  const stats = store.termStats;
+  const stems = stats.stems(terms);
+  const frequencies: TermFrequencies | null = stats.frequencies(stems.flat());
+  if (!frequencies) return { rows: null, docsOf: () => 0 };
+  const byTerm = new Map(terms.map((term, i) => [term, Math.min(...stems[i]!.map((s) => frequencies.docs.get(s) ?? 0), Number.MAX_SAFE_INTEGER)]));
+  return { rows: frequencies.rows, docsOf: (term) => byTerm.get(term) ?? 0 };
+}
+
+/**
+ * Full-text candidates of a query's terms with their ranks (negative; lower is better): bm25 of
+ * the ranked terms, less the IDF of each common term a candidate contains, scaled by coverage.
+ * When the ranked terms find fewer than `limit` memories, the newest memories with all common
+ * terms (then any of them) fill up the candidates; they rank by their common terms alone.
+ */
+export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): Map<number, number> {
+  const ranks = new Map<number, number>();
+  if (!terms.length) return ranks;
+  const { rows, docsOf } = docsLookup(store, terms);
+  const plan = planTextSearch(terms, docsOf, rows, budget);
+  if (plan.ranked.length) for (const hit of store.searchRowids(ftsQuery(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
+  // The rarest few: a newest-first walk of an AND of many words meets few matches per page read.
+  const common = plan.common.slice(0, FILL_TERMS).map((c) => c.term);
+  for (const operator of ['AND', 'OR'] as const) {
+    if (ranks.size >= limit || !common.length || (operator === 'OR' && common.length === 1)) continue;
+    for (const rowid of store.newestTextMatches(ftsQuery(common, operator), limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
+  }
+  if (ranks.size) scoreCommonTermsAndCoverage(store, ranks, terms, new Map(plan.common.map((c) => [c.term, c.idf])));
+  return ranks;
+}
+
+/**
+ * Coordination (Lucene's classic `coord`): bm25 sums per-term scores, so one rare word can
+ * outrank a memory that has most of what was asked. Each match's rank, with the IDF of the common
+ * terms it contains taken off, is scaled by 1 + COVERAGE × (share of the query terms it contains).
+ * Measured: docs/recall-quality.md.
+ */
+function scoreCommonTermsAndCoverage(store: MemoryStore, ranks: Map<number, number>, terms: readonly string[], commonIdf: ReadonlyMap<string, number>): void {
+  if (terms.length < 2 && !commonIdf.size) return;
+  const texts = store.ftsTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
+  for (const [rowid, rank] of ranks) {
+    const text = (texts.get(rowid) ?? '').toLowerCase();
+    let found = 0;
+    let common = 0;
+    for (const term of terms) {
+      if (!containsTerm(text, term)) continue;
+      found++;
+      common += commonIdf.get(term) ?? 0;
+    }
+    ranks.set(rowid, (rank - common) * (terms.length < 2 ? 1 : 1 + (COVERAGE * found) / terms.length));
+  }
+}
