@@ -38,7 +38,8 @@ describe("the memories' generation (what the server's hover and CodeLens cache i
   });
 
   it('keeps values for one generation, at most its capacity, the least recently used out first', () => {
-    const map = new GenerationMap<string, number>(2);
+    // Two generations of two: a full young map becomes the old one, and the old one is dropped.
+    const map = new GenerationMap<string, number>(4);
     map.sync(1);
     map.set('a', 1);
     map.set('b', 2);
