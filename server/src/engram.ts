@@ -1,16 +1,24 @@
 #!/usr/bin/env node
-import { launch, type BundledCommand } from './cli/launch';
+import type { BundledCommand } from './cli/launch';
+import { viaMemoryServer } from './cli/viaMemoryServer';
 
 /** Every command and the bundle its code is in: filled in by scripts/build.mjs. */
 declare const ENGRAM_COMMANDS: readonly BundledCommand[];
 
 // The `engram` executable: the CLI, and through `engram lsp` the memory server. It stays small;
-// each command's code is in its own bundle next to it, loaded when the command runs.
+// each command's code is in its own bundle next to it, loaded when the command runs — unless the
+// window's memory server answers it (cli/viaMemoryServer.ts).
 if (typeof ENGRAM_COMMANDS === 'undefined') {
   process.stderr.write('engram: server/src/engram.ts runs as the bundle scripts/build.mjs makes: `npm run build`, then dist/engram.js\n');
   process.exitCode = 1;
 } else {
-  void launch(process.argv.slice(2), { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text), cwd: process.cwd(), env: process.env }, ENGRAM_COMMANDS, __dirname).then((code) => {
-    process.exitCode = code;
-  });
+  const argv = process.argv.slice(2);
+  const io = { out: (text: string) => void process.stdout.write(text), err: (text: string) => void process.stderr.write(text), cwd: process.cwd(), env: process.env };
+  void viaMemoryServer(argv, io)
+    .catch(() => ({ ran: false as const, io }))
+    // Required here, not imported: a command the server answers never evaluates the launcher.
+    .then((via) => (via.ran ? via.exitCode : (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname)))
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

@@ -4,6 +4,7 @@ import type { MemoryServer } from '../server/memoryServer';
 import { AgentSessionItem } from './agentSessionItem';
 import { registerClaudeCommands } from './connectCommands';
 import { followEditorState } from './editorState';
+import { windowSocketPath } from '../server/windowSocket';
 
 /**
  * Everything for Claude Code in the integrated terminal: the environment its hooks see (which
@@ -12,11 +13,13 @@ import { followEditorState } from './editorState';
  */
 export function registerClaudeCode(context: vscode.ExtensionContext, server: MemoryServer): void {
   const env = context.environmentVariableCollection;
-  env.description = 'Tells Claude Code hooks which Engram project, data folder and VS Code window they belong to.';
+  env.description = 'Tells Claude Code hooks which Engram project, data folder, VS Code window and memory server they belong to.';
   env.replace('ENGRAM_WINDOW', vscode.env.sessionId);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (folder) env.replace('ENGRAM_PROJECT', folder);
   if (process.env.ENGRAM_HOME) env.replace('ENGRAM_HOME', process.env.ENGRAM_HOME);
+  // Context hooks and `engram recall` ask this window's memory server first (docs/architecture.md).
+  env.replace('ENGRAM_SOCKET', windowSocketPath());
 
   const item = new AgentSessionItem();
   let latest: AgentSessionActivity | undefined;

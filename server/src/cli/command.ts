@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import type { Project } from '../project';
 
 /** Where a command writes; injected so tests and the bundle share one code path. */
 export interface CliIO {
@@ -6,6 +7,12 @@ export interface CliIO {
   readonly err: (text: string) => void;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
+  /** Stdin, when `engram` already read it (to send it to the memory server, which did not answer). */
+  readonly stdin?: { readonly text: string; readonly ended: boolean };
+  /** When the command started, if before this call (time limits count from there). */
+  readonly startedAt?: number;
+  /** The memory server running a command lends its open project: not closed after the command. */
+  readonly lentProject?: Project;
 }
 
 /** A usage mistake: the CLI prints the message and the command's usage, and exits 2. */

@@ -23,8 +23,10 @@ export function projectPathOf(project: Project, io: CliIO, file: string): string
   return relative;
 }
 
-/** Runs `use` on the project named by `--project` (default: the cwd) and always closes it. */
+/** Runs `use` on the project named by `--project` (default: the cwd) and always closes it (unless lent). */
 export async function withProject<T>(args: ParsedArgs, io: CliIO, use: (project: Project) => T | Promise<T>): Promise<T> {
+  // The memory server lends the project it has open (and has reported its notices already).
+  if (io.lentProject) return use(io.lentProject);
   const project = openProjectFor(args, io);
   try {
     return await use(project);

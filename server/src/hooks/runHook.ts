@@ -36,9 +36,28 @@ function transcriptWork(): Promise<typeof import('./hookIngest')> {
   return import('./hookIngest');
 }
 
-/** Runs one hook event against the project's memory. Throws on internal errors (the caller fails open). */
-export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, now: number = Date.now()): Promise<HookOutcome> {
-  const project = openProject(projectRootOf(input, env), env);
+/** A project to run in and how to let go of it: the memory server lends its open projects (closing nothing), a process opens its own. */
+export interface OpenedProject {
+  readonly project: Project;
+  readonly release: () => void;
+}
+
+/** Opens the project of a folder for one hook, or says (null) that this process does not serve it. */
+export type ProjectOpener = (folder: string, env: NodeJS.ProcessEnv) => OpenedProject | null;
+
+export const openOwnProject: ProjectOpener = (folder, env) => {
+  const project = openProject(folder, env);
+  return { project, release: () => project.close() };
+};
+
+/**
+ * Runs one hook event against the project's memory; null when `open` does not serve the
+ * project. Throws on internal errors (the caller fails open).
+ */
+export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, now: number = Date.now(), open: ProjectOpener = openOwnProject): Promise<HookOutcome | null> {
+  const opened = open(projectRootOf(input, env), env);
+  if (!opened) return null;
+  const { project } = opened;
   try {
     const editor = currentEditor(project, env.ENGRAM_WINDOW, now);
     switch (event) {
@@ -67,6 +86,6 @@ export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.Pr
         return { stdout: null, summary: `${await (await transcriptWork()).ingest(project, input)} memories ingested` };
     }
   } finally {
-    project.close();
+    opened.release();
   }
 }

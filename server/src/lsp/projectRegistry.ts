@@ -44,6 +44,11 @@ export class ProjectRegistry {
     return relative === null ? null : { project, path: relative };
   }
 
+  /** The project at this root, if this server has it open. */
+  openAt(root: string): Project | null {
+    return this.projects.get(path.resolve(root)) ?? null;
+  }
+
   openProjects(): Project[] {
     return [...this.projects.values()];
   }

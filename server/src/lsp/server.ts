@@ -15,6 +15,8 @@ import { provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
+import { listenOnSocket, type SocketListener } from '../socket/socketServer';
+import { socketCommands } from './socketCommands';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
 
@@ -74,6 +76,8 @@ export function runLanguageServer(): Connection {
   let codeLensRefresh = false;
   let capture: ChangeCapture | undefined;
   let transcripts: TranscriptFollower | undefined;
+  let socketPath: string | null = null;
+  let socketListener: SocketListener | undefined;
   let lastStatus = '';
   let windowId = `pid-${process.pid}`;
   const windowIdOf = () => windowId;
@@ -113,7 +117,8 @@ export function runLanguageServer(): Connection {
   }
 
   connection.onInitialize((params) => {
-    const { settings, redactPatterns, recallWeights, capacity, hooks, problem } = parseInitializationOptions(params.initializationOptions);
+    const { settings, redactPatterns, recallWeights, capacity, hooks, socket, problem } = parseInitializationOptions(params.initializationOptions);
+    socketPath = socket;
     if (problem) connection.console.warn(problem);
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
@@ -153,6 +158,11 @@ export function runLanguageServer(): Connection {
     transcripts?.start();
     keepWithinCapacity();
     keepTermStatsCurrent(connection, () => projects.openProjects());
+    if (socketPath) {
+      socketListener = listenOnSocket(socketPath, socketCommands(projects), connection.console);
+      // An exit without a shutdown request must not leave the socket file behind either.
+      process.once('exit', () => socketListener?.close());
+    }
     refreshHookShim(connection);
   });
 
@@ -226,6 +236,7 @@ export function runLanguageServer(): Connection {
   });
 
   connection.onShutdown(() => {
+    socketListener?.close();
     transcripts?.stop();
     projects.closeAll();
   });

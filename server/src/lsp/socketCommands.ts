@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { recallCommand } from '../cli/commands/recall';
+import { runCommand } from '../cli/runCommand';
+import { answerHook } from '../hooks/answerHook';
+import { servedByMemoryServer, type SocketReply, type SocketRequest } from '../socket/socketProtocol';
+import { resolveProjectRoot } from '../store/paths';
+import type { ProjectRegistry } from './projectRegistry';
+
+const NOT_OPEN: SocketReply = { handled: false, reason: 'the project is not open in this window' };
+
+/** The folder `--project` names (default: the caller's cwd), as `engram recall` reads it. */
+function projectFolderOf(argv: readonly string[], cwd: string): string {
+  try {
+    const { values } = parseArgs({ args: [...argv], options: recallCommand.options, allowPositionals: true, strict: false });
+    return path.resolve(cwd, typeof values.project === 'string' ? values.project : '.');
+  } catch {
+    return cwd;
+  }
+}
+
+/**
+ * Runs what the socket brings (socket/socketProtocol.ts) against the projects this server has
+ * open, with the same code as the CLI: context hooks and `engram recall`. A project the window
+ * does not have open is left to the caller, which opens it itself.
+ */
+export function socketCommands(projects: ProjectRegistry): (request: SocketRequest) => Promise<SocketReply> {
+  return async (request) => {
+    if (!servedByMemoryServer(request.argv)) return { handled: false, reason: `engram ${request.argv[0]} runs in its own process` };
+    const env = { ...process.env, ...request.env };
+    if (request.argv[0] === 'hook') {
+      const lend = (folder: string) => {
+        const project = projects.openAt(resolveProjectRoot(path.resolve(request.cwd, folder), env));
+        return project ? { project, release: () => undefined } : null;
+      };
+      const answer = await answerHook(request.argv[1]!, request.stdin ?? '', env, Date.now(), lend, 'memory server');
+      if (!answer.served) return NOT_OPEN;
+      return { handled: true, stdout: answer.stdout ? `${answer.stdout}\n` : '', stderr: '', exitCode: 0 };
+    }
+    const project = projects.openAt(resolveProjectRoot(projectFolderOf(request.argv.slice(1), request.cwd), env));
+    if (!project) return NOT_OPEN;
+    let stdout = '';
+    let stderr = '';
+    const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), cwd: request.cwd, env, lentProject: project };
+    const exitCode = await runCommand(recallCommand, request.argv.slice(1), io);
+    return { handled: true, stdout, stderr, exitCode };
+  };
+}
