@@ -6,17 +6,20 @@ import { GenerationMap } from '../../server/src/store/generationMap';
 import { tempDir } from '../support/tempDirs';
 
 describe("the memories' generation (what the server's hover and CodeLens cache is valid for)", () => {
-  it('moves on every change to a memory or its usage, from any process, and not on editor-state writes', () => {
+  it('moves on every change to a memory, from any process; usage moves only the generation with usage', () => {
     const env = { ...process.env, ENGRAM_HOME: tempDir('engram-home-') };
     const root = tempDir('engram-project-');
     const server = openProject(root, env);
     const other = openProject(root, env);
     try {
       let last = server.store.generation();
+      let lastWithUsage = server.store.generationWithUsage();
       const moved = (what: string) => {
         const now = server.store.generation();
         assert.ok(now > last, `${what} did not move the generation`);
+        assert.ok(server.store.generationWithUsage() > lastWithUsage, `${what} did not move the generation with usage`);
         last = now;
+        lastWithUsage = server.store.generationWithUsage();
       };
       const memory = other.store.add({ kind: 'decision', title: 'Use WAL', source: 'user', files: ['src/db.ts'], symbols: ['open'] });
       moved('add in another process');
@@ -25,12 +28,15 @@ describe("the memories' generation (what the server's hover and CodeLens cache i
       server.store.setPin(memory.id, 'soft');
       moved('pin in this process');
       other.usage.shown([memory.id], Date.now());
-      moved('usage');
+      assert.equal(server.store.generation(), last, 'showing a memory leaves the recall caches alone');
+      assert.ok(server.store.generationWithUsage() > lastWithUsage, 'but not the hover cache, which ranks by usage');
+      lastWithUsage = server.store.generationWithUsage();
       other.lifecycle.setStatus([memory.id], 'forgotten');
       moved('forget');
       server.editorState.put({ windowId: 'w1', activeFile: 'src/db.ts', line: 3, character: 0, symbol: 'open', selection: null, updatedAt: Date.now() });
       other.injections.log('s1', 'user-prompt-submit', [{ memoryId: memory.id, tokens: 10 }], Date.now());
       assert.equal(server.store.generation(), last, 'editor state and injection log writes leave it alone');
+      assert.equal(server.store.generationWithUsage(), lastWithUsage);
     } finally {
       server.close();
       other.close();

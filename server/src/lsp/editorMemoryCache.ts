@@ -6,8 +6,8 @@ const CAPACITY = 256;
 
 /**
  * What hover and CodeLens read from the database, per file and symbol, kept until a memory
- * changes — by this server or by another process (a hook, the CLI, an MCP server), which
- * `MemoryStore.generation` tells in microseconds. VS Code asks for hovers and CodeLenses of the
+ * changes or is used — by this server or by another process (a hook, the CLI, an MCP server),
+ * which `MemoryStore.generationWithUsage` tells in microseconds. VS Code asks for hovers and CodeLenses of the
  * same file over and over while nothing changed; each answer then costs a map lookup.
  */
 export class EditorMemoryCache {
@@ -16,7 +16,8 @@ export class EditorMemoryCache {
   constructor(private readonly store: MemoryStore) {}
 
   get<T>(key: string, compute: () => T): T {
-    this.entries.sync(this.store.generation());
+    // Hovers rank a symbol's memories by usage too.
+    this.entries.sync(this.store.generationWithUsage());
     return this.entries.getOrCompute(key, compute) as T;
   }
 }

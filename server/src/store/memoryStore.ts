@@ -186,6 +186,7 @@ export class MemoryStore {
     countSessions: Statement;
     dataVersion: Statement;
     generation: Statement;
+    generationWithUsage: Statement;
     importedAt: Statement;
     fileMemoryCount: Statement;
     fileRecentIds: Statement;
@@ -193,6 +194,11 @@ export class MemoryStore {
   };
 
   private readonly untaggedConstraintRowids = new GenerationMap<'all', readonly number[]>(1);
+  /**
+   * Project-wide and pinned constraints, asked for by every hook and every file's governing
+   * constraints: at 100,000 memories each read took 3–5 ms. Callers must not change them.
+   */
+  private readonly constraintLists = new GenerationMap<string, readonly Memory[]>(8);
   /** Scoring data of recent recall candidates (a few MB at most): a server recalls for the same files again and again. */
   private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
   private termStatsOfStore: TermStats | undefined;
@@ -282,6 +288,7 @@ export class MemoryStore {
       countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
+      generationWithUsage: () => db.prepare('SELECT n + usage_n FROM memory_generation WHERE id = 1').pluck(),
       importedAt: () => db.prepare('SELECT updated_at AS updatedAt FROM memories WHERE id = ?'),
       fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
         WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint'`).pluck(),
@@ -342,8 +349,9 @@ export class MemoryStore {
   }
 
   /** Active constraints tagged with no file: project-wide ones and glob-scoped ones (`meta.glob`). */
-  untaggedConstraints(): Memory[] {
-    return (this.statements.untaggedConstraints.all() as MemoryRow[]).map(rowToMemory);
+  untaggedConstraints(): readonly Memory[] {
+    this.constraintLists.sync(this.generation());
+    return this.constraintLists.getOrCompute('untagged', () => (this.statements.untaggedConstraints.all() as MemoryRow[]).map(rowToMemory));
   }
 
   /** Scoring data for the given rows (any status); unknown rowids are left out. */
@@ -442,8 +450,9 @@ export class MemoryStore {
   }
 
   /** Active constraints with a given pin, oldest first. */
-  pinnedConstraints(pin: 'hard' | 'soft', limit: number): Memory[] {
-    return (this.statements.pinnedConstraints.all({ pin, limit }) as MemoryRow[]).map(rowToMemory);
+  pinnedConstraints(pin: 'hard' | 'soft', limit: number): readonly Memory[] {
+    this.constraintLists.sync(this.generation());
+    return this.constraintLists.getOrCompute(`${pin}:${limit}`, () => (this.statements.pinnedConstraints.all({ pin, limit }) as MemoryRow[]).map(rowToMemory));
   }
 
   /** Active memories anchored in a file (pinned selections), top to bottom. */
@@ -577,11 +586,16 @@ export class MemoryStore {
   }
 
   /**
-   * Changes whenever a memory (or its usage) changes, in any process (migration 008's triggers):
-   * what a cache of query results about memories is valid for.
+   * Changes whenever a memory changes, in any process (migration 008's triggers): what a cache
+   * of query results about memories is valid for.
    */
   generation(): number {
     return this.statements.generation.get() as number;
+  }
+
+  /** Changes with the generation and whenever a memory is shown or acted on (migration 009): for what ranks by usage. */
+  generationWithUsage(): number {
+    return this.statements.generationWithUsage.get() as number;
   }
 
   /**
