@@ -49,6 +49,8 @@ export interface Project {
   readonly notices: readonly string[];
   /** What happened as it should, for the log (a backup before a migration). */
   readonly infos: readonly string[];
+  /** Runs `write` in one transaction over all the project's stores (one commit instead of one per store). */
+  transaction<T>(write: () => T): T;
   close(): void;
 }
 
@@ -77,6 +79,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     hookSettings: config.hooks,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
+    transaction: (write) => db.transaction(write)(),
     close: () => db.close(),
   };
 }

@@ -23,8 +23,10 @@ function additionalContext(event: HookEvent, context: AssembledContext): string 
 /** Logs what was given, so the session is never given it twice and the user can see it. */
 function logInjection(project: Project, sessionId: string, event: HookEvent, context: AssembledContext, now: number): void {
   if (!context.items.length) return;
-  project.injections.log(sessionId, event, context.items.map((i) => ({ memoryId: i.memory.id, tokens: i.tokens })), now);
-  project.usage.shown(context.items.map((i) => i.memory.id), now);
+  project.transaction(() => {
+    project.injections.log(sessionId, event, context.items.map((i) => ({ memoryId: i.memory.id, tokens: i.tokens })), now);
+    project.usage.shown(context.items.map((i) => i.memory.id), now);
+  });
 }
 
 /**

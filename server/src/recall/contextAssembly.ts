@@ -28,8 +28,20 @@ function oneLine(text: string, max = LINE_MAX): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** Texts of memories read once and kept (MemoryStore keeps its constraint lists per generation). */
+const itemTexts = new WeakMap<Memory, string>();
+
 /** "- [decision] Pool size is 10 per process — why: bursty traffic …" */
 export function itemText(memory: Memory): string {
+  let text = itemTexts.get(memory);
+  if (text === undefined) {
+    text = renderItem(memory);
+    itemTexts.set(memory, text);
+  }
+  return text;
+}
+
+function renderItem(memory: Memory): string {
   const title = oneLine(memory.title, 200);
   // A diff's body is its patch: too long for context; its title and why say what and why.
   const bodyLine = memory.kind !== 'diff' && memory.body ? oneLine(memory.body, 300) : '';

@@ -18,9 +18,10 @@ export interface Injection {
 export class InjectionStore {
   private readonly statements: { insert: Statement; given: Statement; forSession: Statement; forget: Statement; latest: Statement };
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(db: SqliteDatabase) {
     this.statements = lazyStatements({
-      insert: () => db.prepare('INSERT INTO injections (session_id, event, memory_id, tokens, created_at) VALUES (@sessionId, @event, @memoryId, @tokens, @createdAt)'),
+      insert: () => db.prepare(`INSERT INTO injections (session_id, event, memory_id, tokens, created_at)
+        SELECT @sessionId, @event, json_extract(value, '$.memoryId'), json_extract(value, '$.tokens'), @createdAt FROM json_each(@items) ORDER BY key`),
       given: () => db.prepare('SELECT DISTINCT memory_id AS id FROM injections WHERE session_id = ?'),
       forSession: () => db.prepare('SELECT session_id AS sessionId, event, memory_id AS memoryId, tokens, created_at AS createdAt FROM injections WHERE session_id = ? ORDER BY id'),
       forget: () => db.prepare('DELETE FROM injections WHERE session_id = ? AND created_at >= ?'),
@@ -30,9 +31,8 @@ export class InjectionStore {
   }
 
   log(sessionId: string, event: string, items: readonly { readonly memoryId: string; readonly tokens: number }[], now: number = Date.now()): void {
-    this.db.transaction(() => {
-      for (const item of items) this.statements.insert.run({ sessionId, event, memoryId: item.memoryId, tokens: item.tokens, createdAt: now });
-    })();
+    if (!items.length) return;
+    this.statements.insert.run({ sessionId, event, items: JSON.stringify(items.map((i) => ({ memoryId: i.memoryId, tokens: i.tokens }))), createdAt: now });
   }
 
   /** Ids of every memory the session was already given. */

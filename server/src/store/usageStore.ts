@@ -11,9 +11,11 @@ export interface Usage {
 export class UsageStore {
   private readonly statements: { shown: Statement; acted: Statement; byRowid: Statement };
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(db: SqliteDatabase) {
     this.statements = lazyStatements({
-      shown: () => db.prepare(`INSERT INTO memory_usage (memory_rowid, shown, last_shown_at) SELECT rowid, 1, @now FROM memories WHERE id = @id
+      // One statement for all: a session start shows up to ~200 memories.
+      shown: () => db.prepare(`INSERT INTO memory_usage (memory_rowid, shown, last_shown_at)
+        SELECT rowid, 1, @now FROM memories WHERE id IN (SELECT value FROM json_each(@ids))
         ON CONFLICT (memory_rowid) DO UPDATE SET shown = shown + 1, last_shown_at = @now`),
       acted: () => db.prepare(`INSERT INTO memory_usage (memory_rowid, acted, last_acted_at) SELECT rowid, 1, @now FROM memories WHERE id = @id
         ON CONFLICT (memory_rowid) DO UPDATE SET acted = acted + 1, last_acted_at = @now`),
@@ -24,9 +26,7 @@ export class UsageStore {
   /** The memories were shown (given to an agent, shown in a hover or panel). */
   shown(ids: readonly string[], now: number = Date.now()): void {
     if (!ids.length) return;
-    this.db.transaction(() => {
-      for (const id of ids) this.statements.shown.run({ id, now });
-    })();
+    this.statements.shown.run({ ids: JSON.stringify([...new Set(ids)]), now });
   }
 
   /** The user or an agent did something with the memory after seeing it. */
