@@ -18,7 +18,8 @@ export interface FileMemoryTally {
   readonly bySymbol: ReadonlyMap<string, { readonly count: number; readonly ids: readonly MemoryId[] }>;
 }
 
-const CANDIDATE_ROWS_KEPT = 20_000;
+const CANDIDATE_ROWS_KEPT = 50_000;
+const NEIGHBOUR_LISTS_KEPT = 2048;
 
 /** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
 export interface CandidateRow {
@@ -199,7 +200,12 @@ export class MemoryStore {
    * constraints: at 100,000 memories each read took 3–5 ms. Callers must not change them.
    */
   private readonly constraintLists = new GenerationMap<string, readonly Memory[]>(8);
-  /** Scoring data of recent recall candidates (a few MB at most): a server recalls for the same files again and again. */
+  /**
+   * Rowids of a file's, a folder's and a symbol's newest memories: recall asks for the same few
+   * again and again, and a busy folder's cost SQLite a sort of thousands of rows (~0.5 ms).
+   */
+  private readonly neighbourRowids = new GenerationMap<string, readonly number[]>(NEIGHBOUR_LISTS_KEPT);
+  /** Scoring data of recent recall candidates (~300 bytes each, ~15 MB when full): a server recalls for the same files again and again. */
   private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
   private termStatsOfStore: TermStats | undefined;
 
@@ -400,18 +406,23 @@ export class MemoryStore {
   }
 
   /** Rowids of memories tagged with `path`, newest first. */
-  rowidsForFile(path: string, limit: number): number[] {
-    return (this.statements.rowidsForFile.all({ path, limit }) as { rowid: number }[]).map((r) => r.rowid);
+  rowidsForFile(path: string, limit: number): readonly number[] {
+    return this.neighbours(`file\0${path}\0${limit}`, () => this.statements.rowidsForFile.all({ path, limit }) as { rowid: number }[]);
   }
 
   /** Rowids of memories tagged with a file under `folder` ('' = anywhere), newest first. */
-  rowidsUnderFolder(folder: string, limit: number): number[] {
-    return (this.statements.rowidsUnderFolder.all({ prefix: folder ? `${folder}/` : '', limit }) as { rowid: number }[]).map((r) => r.rowid);
+  rowidsUnderFolder(folder: string, limit: number): readonly number[] {
+    return this.neighbours(`folder\0${folder}\0${limit}`, () => this.statements.rowidsUnderFolder.all({ prefix: folder ? `${folder}/` : '', limit }) as { rowid: number }[]);
   }
 
   /** Rowids of memories tagged with `symbol` or a member of it (`Parser` → `Parser.peek`), newest first. */
-  rowidsForSymbol(symbol: string, limit: number): number[] {
-    return (this.statements.rowidsForSymbol.all({ symbol, prefix: `${symbol}.`, limit }) as { rowid: number }[]).map((r) => r.rowid);
+  rowidsForSymbol(symbol: string, limit: number): readonly number[] {
+    return this.neighbours(`symbol\0${symbol}\0${limit}`, () => this.statements.rowidsForSymbol.all({ symbol, prefix: `${symbol}.`, limit }) as { rowid: number }[]);
+  }
+
+  private neighbours(key: string, read: () => { rowid: number }[]): readonly number[] {
+    this.neighbourRowids.sync(this.generation());
+    return this.neighbourRowids.getOrCompute(key, () => read().map((r) => r.rowid));
   }
 
   /** The indexed text of memories (title, why, tags, then the body), at most `max` characters each. */
