@@ -137,7 +137,7 @@ function compareWithExhaustiveText(project: ReturnType<typeof openProject>, opti
   for (const request of withText) {
     const selective = new Set(recall(project.store, request, options).map((r) => r.memory.id));
     const start = performance.now();
-    const every = recall(project.store, request, { ...options, exhaustiveText: true });
+    const every = recall(project.store, request, { ...options, rankedPostings: Infinity });
     exhaustive.push(performance.now() - start);
     shared += every.filter((r) => selective.has(r.memory.id)).length;
     total += every.length;

@@ -1,5 +1,5 @@
 import { benchCapture } from './capture.bench';
-import { benchCodeRecall } from './codeRecall.bench';
+import { benchCodeRecall, benchCodeRecallAtScale } from './codeRecall.bench';
 import { benchExtraction } from './extraction.bench';
 import { benchLocomo } from './locomo.bench';
 import { benchRecall } from './recall.bench';
@@ -14,6 +14,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   recall: benchRecall,
   locomo: benchLocomo,
   'code-recall': benchCodeRecall,
+  'code-recall-at-scale': benchCodeRecallAtScale,
 };
 
 /** `npm run bench` runs every section; `npm run bench -- recall capture` only those named. */

@@ -2,7 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openProject } from '../../server/src/project';
-import { answerRecall } from '../../server/src/recall/answerRecall';
+import { answerRecall, type RecallTuning } from '../../server/src/recall/answerRecall';
+import type { Project } from '../../server/src/project';
+import { generateMemoryFixture } from '../memoryFixtures';
 import type { ScorePart } from '../../server/src/recall/recall';
 import { codeRecallMemories, readDemoTexts, type CodeMemory } from './memories';
 import { CODE_QUERIES, type CodeQuery, type QueryType } from './queries';
@@ -24,6 +26,8 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 const DAY_MS = 86_400_000;
 /** How deep the ranking is read: enough to see where a missed memory ended up. */
 const DEPTH = 100;
+const DISTRACTOR_FILES = 320;
+const DISTRACTOR_SEED = 20_240_601;
 
 export interface TypeScore {
   readonly queries: number;
@@ -108,65 +112,102 @@ function where(query: CodeQuery, symbol: string | null): string {
   return [place, text, open].filter(Boolean).join(' ');
 }
 
-export async function evaluateCodeRecall(): Promise<CodeRecallResult> {
-  const started = performance.now();
+/** The demo copy with the judged memories (and, when asked, generated distractors), ready to be asked. */
+export interface CodeRecallProject {
+  readonly project: Project;
+  readonly memories: number;
+  close(): void;
+}
+
+/**
+ * A fresh project holding a copy of demo/ and the judged memories of memories.ts; with
+ * `distractors`, that many generated memories (bench/memoryFixtures.ts) around them, and the
+ * term counts a server or an import would keep for a store that size.
+ */
+export function buildCodeRecallProject(distractors = 0): CodeRecallProject {
   const work = mkdtempSync(path.join(tmpdir(), 'engram-code-recall-'));
   const root = path.join(work, 'shop');
   // The copy is its own project (its own .git), whatever else may be in demo/ at the time.
   cpSync(path.join(REPO_ROOT, 'demo'), root, { recursive: true, filter: (source) => path.basename(source) !== '.git' });
   mkdirSync(path.join(root, '.git'));
   const project = openProject(root, { ...process.env, ENGRAM_HOME: path.join(work, 'home') });
+  const close = () => {
+    project.close();
+    rmSync(work, { recursive: true, force: true });
+  };
   try {
     const memories = codeRecallMemories(readDemoTexts(root));
     checkKeys(memories, CODE_QUERIES);
     const now = Date.now();
     for (const { key, ageDays, memory } of memories) project.store.add({ ...memory, sourceRef: `code:${key}` }, Math.round(now - ageDays * DAY_MS));
-
-    const outcomes: QueryOutcome[] = [];
-    const misses: string[] = [];
-    for (const q of CODE_QUERIES) {
-      const answer = await answerRecall(project, { query: q.query, file: q.file, line: q.line, openFiles: q.openFiles, limit: DEPTH });
-      const ranked: RankedKey[] = answer.results.flatMap((r, i) =>
-        r.memory.sourceRef?.startsWith('code:') ? [{ key: r.memory.sourceRef.slice(5), rank: i + 1, score: r.score, explanation: r.explanation }] : [],
-      );
-      const rankOf = new Map(ranked.map((r) => [r.key, r]));
-      const within = (k: number) => q.must.filter((key) => (rankOf.get(key)?.rank ?? Infinity) <= k).length / q.must.length;
-      const firstMust = Math.min(...q.must.map((key) => rankOf.get(key)?.rank ?? Infinity));
-      const ideal = [...q.must.map(() => 2), ...(q.nice ?? []).map(() => 1)].slice(0, 5);
-      const missed = q.must
-        .filter((key) => (rankOf.get(key)?.rank ?? Infinity) > 5)
-        .map((key) => rankOf.get(key) ?? { key, rank: 0, score: 0, explanation: [] });
-      const outcome: QueryOutcome = {
-        id: q.id,
-        type: q.type,
-        symbol: answer.symbol,
-        recallAt5: within(5),
-        recallAt10: within(10),
-        reciprocalRank: Number.isFinite(firstMust) ? 1 / firstMust : 0,
-        ndcgAt5: dcg(ranked.slice(0, 5).map((r) => gainOf(q, r.key))) / dcg(ideal),
-        top: ranked.slice(0, 10),
-        missed,
-      };
-      outcomes.push(outcome);
-      for (const m of missed) misses.push(`${q.id} [${q.type}] ${where(q, answer.symbol)}: ${m.key} ${m.rank ? `ranked ${m.rank}` : 'not returned'}`);
+    if (distractors) {
+      const fixture = generateMemoryFixture({ memories: distractors, files: DISTRACTOR_FILES, seed: DISTRACTOR_SEED, now });
+      project.transaction(() => {
+        for (const memory of fixture.memories) project.store.import(memory);
+      });
+      project.store.termStats.recount();
     }
+    return { project, memories: memories.length, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
 
-    const types = [...new Set(CODE_QUERIES.map((q) => q.type))];
-    const all = summarize(outcomes);
-    return {
-      memories: memories.length,
-      queries: outcomes.length,
-      recallAt5: all.recallAt5,
-      recallAt10: all.recallAt10,
-      mrr: all.mrr,
-      ndcgAt5: all.ndcgAt5,
-      byType: Object.fromEntries(types.map((t) => [t, summarize(outcomes.filter((o) => o.type === t))])),
-      misses,
-      perQuery: outcomes,
-      ms: performance.now() - started,
+/** Every judged query asked through the real answerRecall, compared with its judged memories. */
+export async function scoreCodeRecall(built: CodeRecallProject, tuning: RecallTuning = {}): Promise<CodeRecallResult> {
+  const started = performance.now();
+  const { project } = built;
+  const outcomes: QueryOutcome[] = [];
+  const misses: string[] = [];
+  for (const q of CODE_QUERIES) {
+    const answer = await answerRecall(project, { query: q.query, file: q.file, line: q.line, openFiles: q.openFiles, limit: DEPTH }, undefined, tuning);
+    const ranked: RankedKey[] = answer.results.flatMap((r, i) =>
+      r.memory.sourceRef?.startsWith('code:') ? [{ key: r.memory.sourceRef.slice(5), rank: i + 1, score: r.score, explanation: r.explanation }] : [],
+    );
+    const rankOf = new Map(ranked.map((r) => [r.key, r]));
+    const within = (k: number) => q.must.filter((key) => (rankOf.get(key)?.rank ?? Infinity) <= k).length / q.must.length;
+    const firstMust = Math.min(...q.must.map((key) => rankOf.get(key)?.rank ?? Infinity));
+    const ideal = [...q.must.map(() => 2), ...(q.nice ?? []).map(() => 1)].slice(0, 5);
+    const missed = q.must
+      .filter((key) => (rankOf.get(key)?.rank ?? Infinity) > 5)
+      .map((key) => rankOf.get(key) ?? { key, rank: 0, score: 0, explanation: [] });
+    const outcome: QueryOutcome = {
+      id: q.id,
+      type: q.type,
+      symbol: answer.symbol,
+      recallAt5: within(5),
+      recallAt10: within(10),
+      reciprocalRank: Number.isFinite(firstMust) ? 1 / firstMust : 0,
+      ndcgAt5: dcg(ranked.slice(0, 5).map((r) => gainOf(q, r.key))) / dcg(ideal),
+      top: ranked.slice(0, 10),
+      missed,
     };
+    outcomes.push(outcome);
+    for (const m of missed) misses.push(`${q.id} [${q.type}] ${where(q, answer.symbol)}: ${m.key} ${m.rank ? `ranked ${m.rank}` : 'not returned'}`);
+  }
+
+  const types = [...new Set(CODE_QUERIES.map((q) => q.type))];
+  const all = summarize(outcomes);
+  return {
+    memories: built.memories,
+    queries: outcomes.length,
+    recallAt5: all.recallAt5,
+    recallAt10: all.recallAt10,
+    mrr: all.mrr,
+    ndcgAt5: all.ndcgAt5,
+    byType: Object.fromEntries(types.map((t) => [t, summarize(outcomes.filter((o) => o.type === t))])),
+    misses,
+    perQuery: outcomes,
+    ms: performance.now() - started,
+  };
+}
+
+export async function evaluateCodeRecall(): Promise<CodeRecallResult> {
+  const built = buildCodeRecallProject();
+  try {
+    return await scoreCodeRecall(built);
   } finally {
-    project.close();
-    rmSync(work, { recursive: true, force: true });
+    built.close();
   }
 }

@@ -59,7 +59,7 @@ describe('selective full-text search', () => {
   it('ranks every term without counts, and the rarest within the budget with them', () => {
     const docs = new Map([['pool', 900], ['watchdog', 12], ['restart', 300]]);
     const docsOf = (t: string) => docs.get(t) ?? 0;
-    assert.deepEqual(planTextSearch(['pool', 'watchdog', 'restart'], docsOf, null, 100), { ranked: ['pool', 'watchdog', 'restart'], common: [] });
+    assert.deepEqual(planTextSearch(['pool', 'watchdog', 'restart'], docsOf, null, 100), { ranked: ['pool', 'watchdog', 'restart'], common: [], idf: new Map() });
     const plan = planTextSearch(['pool', 'watchdog', 'restart', 'unseen'], docsOf, 1000, 400);
     assert.deepEqual(plan.ranked, ['unseen', 'watchdog', 'restart'], 'an uncounted word is taken as rare');
     assert.deepEqual(plan.common, [{ term: 'pool', idf: inverseDocumentFrequency(1000, 900) }]);
@@ -70,12 +70,26 @@ describe('selective full-text search', () => {
     const store = freshStore();
     const ids = fill(store, 60, 3);
     store.termStats.recount();
-    const ranks = searchText(store, ['watchdog', 'pool'], 10, 10);
+    const { ranks } = searchText(store, ["watchdog", "pool"], 10, 10);
     assert.equal(ranks.size, 10);
     const byRank = [...ranks.entries()].sort((a, b) => a[1] - b[1]);
     const rare = new Set(store.byRowids(byRank.slice(0, 3).map(([rowid]) => rowid)).map((m) => m.id));
     assert.deepEqual([...rare].sort(), ids.slice(0, 3).sort(), 'the three watchdog memories rank first');
     for (const [, rank] of byRank.slice(3)) assert.ok(rank > byRank[2]![1], 'memories with only the common word rank below');
+  });
+
+  it("scores a file's memories on the words left out of the search", () => {
+    const store = freshStore();
+    // The newest matches of the common word are all in another file; the file's own memory is the oldest.
+    const own = store.add({ kind: 'decision', title: 'Pool restarts are logged', body: 'The pool logs every restart.', source: 'user', files: ['src/own.ts'] });
+    fill(store, 150, 0);
+    store.termStats.recount();
+    const request = { query: 'pool', file: 'src/own.ts', limit: 3 };
+    const { ranks } = searchText(store, ['pool'], 100, 10);
+    assert.equal(ranks.size, 100, 'the search itself found only the hundred newest');
+    const top = recall(store, request, { rankedPostings: 10 });
+    assert.equal(top[0]?.memory.id, own.id);
+    assert.ok(top[0]!.explanation.some((p) => p.reason === 'text match'), 'the file\'s memory counts as a text match');
   });
 
   it('gives recall the same best answer as ranking every term', () => {
@@ -84,7 +98,7 @@ describe('selective full-text search', () => {
     store.termStats.recount();
     const request = { query: 'why does the pool restart when the watchdog fires', limit: 3 };
     const selective = recall(store, request);
-    const every = recall(store, request, { exhaustiveText: true });
+    const every = recall(store, request, { rankedPostings: Infinity });
     assert.deepEqual(selective.map((r) => r.memory.id).sort(), every.map((r) => r.memory.id).sort());
     assert.deepEqual(selective.map((r) => r.memory.id).sort(), ids.slice(0, 3).sort());
   });

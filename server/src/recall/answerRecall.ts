@@ -6,7 +6,7 @@ import type { MemoryKind } from '../memory/types';
 import type { Project } from '../project';
 import { symbolAt } from '../symbols';
 import { assembleContext, type AssembledContext } from './contextAssembly';
-import { recall, type ScoredMemory } from './recall';
+import { recall, type RecallOptions, type ScoredMemory } from './recall';
 
 /** Everything a caller (CLI, LSP, hooks, MCP) can ask recall. Lines are 0-based here. */
 export interface RecallQuery {
@@ -32,6 +32,9 @@ export interface RecallAnswer {
   readonly context: AssembledContext | null;
 }
 
+/** How recall ranks, beyond the settings: for evaluation (the bench compares the two ways). */
+export type RecallTuning = Pick<RecallOptions, 'rankedPostings'>;
+
 /** A question recall cannot answer as asked: the message says what to change. */
 export class RecallInputError extends Error {}
 
@@ -48,7 +51,7 @@ async function fileText(project: Project, file: string): Promise<string | null> 
  * Recall with its context worked out: the symbol at the cursor (tree-sitter), what the session
  * was already given, and, with a budget, the assembled context.
  */
-export async function answerRecall(project: Project, query: RecallQuery, text?: string | null): Promise<RecallAnswer> {
+export async function answerRecall(project: Project, query: RecallQuery, text?: string | null, tuning: RecallTuning = {}): Promise<RecallAnswer> {
   let symbol = query.symbol ?? null;
   if (query.file && query.line !== undefined) {
     const content = text === undefined ? await fileText(project, query.file) : text;
@@ -62,7 +65,7 @@ export async function answerRecall(project: Project, query: RecallQuery, text?: 
   const results = recall(
     project.store,
     { query: query.query, file: query.file, line: query.line, symbol: symbol ?? undefined, openFiles: query.openFiles, kinds: query.kinds, includeArchived: query.includeArchived, limit: query.limit },
-    { weights: project.recallWeights, usage: project.usage, exclude: alreadyGiven },
+    { weights: project.recallWeights, usage: project.usage, exclude: alreadyGiven, ...tuning },
   );
   let context: AssembledContext | null = null;
   if (query.budget !== undefined) {

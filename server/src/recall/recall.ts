@@ -5,7 +5,7 @@ import { GenerationMap } from '../store/generationMap';
 import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
 import { queryTerms } from './terms';
-import { RANKED_POSTINGS, searchText } from './textSearch';
+import { RANKED_POSTINGS, searchText, type TextMatches } from './textSearch';
 import { DEFAULT_WEIGHTS, KIND_WEIGHT, type RecallWeights } from './weights';
 
 export interface RecallRequest {
@@ -32,10 +32,11 @@ export interface RecallOptions {
   /** Memories to leave out (e.g. what an agent session was already given). */
   readonly exclude?: ReadonlySet<string>;
   /**
-   * Rank every query term with bm25, however common (textSearch.ts): what recall did before term
-   * counts, slow at scale; the bench compares the two.
+   * Postings FTS5 ranks per query (textSearch.ts; default RANKED_POSTINGS). Infinity ranks every
+   * word with bm25, however common: what recall did before term counts, slow at scale; the bench
+   * compares the two.
    */
-  readonly exhaustiveText?: boolean;
+  readonly rankedPostings?: number;
 }
 
 /** One named part of a score, so every result can say why it ranked where it did. */
@@ -92,7 +93,7 @@ function fileProximity(row: CandidateRow, request: RecallRequest): ScorePart | n
 }
 
 /** Text matches of recent queries per store, valid while no memory changes (MemoryStore.generation). */
-const recentTextMatches = new WeakMap<MemoryStore, GenerationMap<string, ReadonlyMap<number, number>>>();
+const recentTextMatches = new WeakMap<MemoryStore, GenerationMap<string, TextMatches>>();
 const RECENT_QUERIES = 16;
 
 /**
@@ -100,7 +101,7 @@ const RECENT_QUERIES = 16;
  * prompt up to four times (the prompt alone, each file it names, the editor's place): the search
  * runs once.
  */
-function textMatches(store: MemoryStore, query: string, budget: number): ReadonlyMap<number, number> {
+function textMatches(store: MemoryStore, query: string, budget: number): TextMatches {
   let recent = recentTextMatches.get(store);
   if (!recent) {
     recent = new GenerationMap(RECENT_QUERIES);
@@ -148,7 +149,8 @@ export function recall(store: MemoryStore, request: RecallRequest, options: Reca
   const w = options.weights ?? DEFAULT_WEIGHTS;
   const now = options.now ?? Date.now();
   const hasText = request.query ? queryTerms(request.query).length > 0 : false;
-  const text = hasText ? textMatches(store, request.query!, options.exhaustiveText ? Infinity : RANKED_POSTINGS) : new Map<number, number>();
+  const matches = hasText ? textMatches(store, request.query!, options.rankedPostings ?? RANKED_POSTINGS) : null;
+  const text = new Map<number, number>(matches?.ranks);
 
   const rowids = new Set<number>(text.keys());
   if (request.file) {
@@ -166,6 +168,10 @@ export function recall(store: MemoryStore, request: RecallRequest, options: Reca
       !options.exclude?.has(row.id) &&
       (!request.kinds || request.kinds.includes(row.kind)),
   );
+  if (matches?.rankOthers) {
+    const others = rows.filter((row) => !text.has(row.rowid)).map((row) => row.rowid);
+    if (others.length) for (const [rowid, rank] of matches.rankOthers(others)) text.set(rowid, rank);
+  }
   const usage = options.usage?.byRowid(rows.map((r) => r.rowid)) ?? new Map<number, Usage>();
   const bestRank = Math.min(-1e-9, ...text.values());
 

@@ -21,6 +21,20 @@ export interface TextSearchPlan {
   readonly ranked: readonly string[];
   /** The rest, each with the inverse document frequency it adds to a memory containing it. */
   readonly common: readonly { readonly term: string; readonly idf: number }[];
+  /** Every term's inverse document frequency (empty without counts). */
+  readonly idf: ReadonlyMap<string, number>;
+}
+
+export interface TextMatches {
+  /** Full-text candidates and their ranks (negative; lower is better). */
+  readonly ranks: ReadonlyMap<number, number>;
+  /**
+   * Ranks other memories by the words they contain (IDF, coverage), for candidates found another
+   * way (the file, an open file, the symbol): with common words left out of the search, a
+   * memory of the file that has them all may not be among the matches. Null when every word was
+   * searched.
+   */
+  readonly rankOthers: ((rowids: readonly number[]) => Map<number, number>) | null;
 }
 
 /** FTS5's bm25 IDF: ln((N − n + 0.5) / (n + 0.5)), floored near zero as FTS5 floors it. */
@@ -34,7 +48,7 @@ export function inverseDocumentFrequency(rows: number, docs: number): number {
  * every term is ranked, as in a small store.
  */
 export function planTextSearch(terms: readonly string[], docsOf: (term: string) => number, rows: number | null, budget: number = RANKED_POSTINGS): TextSearchPlan {
-  if (rows === null) return { ranked: terms, common: [] };
+  if (rows === null) return { ranked: terms, common: [], idf: new Map() };
   const byRarity = terms.map((term) => ({ term, docs: docsOf(term) })).sort((a, b) => a.docs - b.docs);
   const ranked: string[] = [];
   let postings = 0;
@@ -44,7 +58,7 @@ export function planTextSearch(terms: readonly string[], docsOf: (term: string) 
     postings += docs;
   }
   const common = byRarity.slice(ranked.length).map(({ term, docs }) => ({ term, idf: inverseDocumentFrequency(rows, docs) }));
-  return { ranked, common };
+  return { ranked, common, idf: new Map(byRarity.map(({ term, docs }) => [term, inverseDocumentFrequency(rows, docs)])) };
 }
 
 function ftsQuery(terms: readonly string[], operator: 'OR' | 'AND'): string {
@@ -78,20 +92,37 @@ function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: numbe
  * When the ranked terms find fewer than `limit` memories, the newest memories with all common
  * terms (then any of them) fill up the candidates; they rank by their common terms alone.
  */
-export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): Map<number, number> {
+export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): TextMatches {
   const ranks = new Map<number, number>();
-  if (!terms.length) return ranks;
+  if (!terms.length) return { ranks, rankOthers: null };
   const { rows, docsOf } = docsLookup(store, terms);
   const plan = planTextSearch(terms, docsOf, rows, budget);
   if (plan.ranked.length) for (const hit of store.searchRowids(ftsQuery(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
-  // The rarest few: a newest-first walk of an AND of many words meets few matches per page read.
-  const common = plan.common.slice(0, FILL_TERMS).map((c) => c.term);
-  for (const operator of ['AND', 'OR'] as const) {
-    if (ranks.size >= limit || !common.length || (operator === 'OR' && common.length === 1)) continue;
-    for (const rowid of store.newestTextMatches(ftsQuery(common, operator), limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
+  // Memories with every common word first (the ones bm25 would rank high), then with the rarest
+  // few, then with any of those: each newest first, FTS5 reading doclists from their ends. An
+  // AND of many words meets few matches per page read, so only the first step takes them all.
+  const common = plan.common.map((c) => c.term);
+  const rarest = common.slice(0, FILL_TERMS);
+  const fills = [
+    ...(common.length > 1 ? [ftsQuery(common, 'AND')] : []),
+    ...(rarest.length && rarest.length < common.length ? [ftsQuery(rarest, 'AND')] : []),
+    ...(rarest.length ? [ftsQuery(rarest, 'OR')] : []),
+  ];
+  for (const fill of fills) {
+    if (ranks.size >= limit) break;
+    for (const rowid of store.newestTextMatches(fill, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
   }
   if (ranks.size) scoreCommonTermsAndCoverage(store, ranks, terms, new Map(plan.common.map((c) => [c.term, c.idf])));
-  return ranks;
+  const rankOthers = plan.common.length
+    ? (rowids: readonly number[]) => {
+        const others = new Map(rowids.map((rowid) => [rowid, 0]));
+        scoreCommonTermsAndCoverage(store, others, terms, plan.idf);
+        // Only memories with at least one of the words are text matches.
+        for (const [rowid, rank] of others) if (rank >= 0) others.delete(rowid);
+        return others;
+      }
+    : null;
+  return { ranks, rankOthers };
 }
 
 /**
