@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { compileUserPatterns, redactSecrets } from '../../server/src/capture/redact';
+import { SECRET_RULES, type RuleGate, type SecretSpan } from '../../server/src/capture/secretRules';
 import { newMemoryId } from '../../server/src/memory/ids';
 import type { Memory } from '../../server/src/memory/types';
 import { openDatabase } from '../../server/src/store/database';
@@ -195,6 +196,73 @@ describe('secret redaction', () => {
   });
 });
 
+/** Spans a rule finds with no gate in front of it. */
+function ungatedSpans(rule: (typeof SECRET_RULES)[number], text: string): SecretSpan[] {
+  if ('find' in rule) return rule.find(text);
+  const spans: SecretSpan[] = [];
+  rule.pattern.lastIndex = 0;
+  for (let match = rule.pattern.exec(text); match; match = rule.pattern.exec(text)) spans.push({ start: match.index, end: match.index + match[0].length });
+  return spans;
+}
+
+/** The gate's promise, checked the slow and obvious way. */
+function opens(gate: RuleGate, text: string): boolean {
+  if ('keywords' in gate) return gate.keywords.some((keyword) => text.toLowerCase().includes(keyword));
+  return Math.max(0, ...(text.match(/[A-Za-z0-9_-]+/g) ?? []).map((run) => run.length)) >= gate.tokenRun;
+}
+
+describe('rule gates (the keyword prefilter)', () => {
+  it("opens on every match of its rule, so a closed gate only skips text the rule cannot match", () => {
+    const lines = SECRET_CASES.map((c) => c.line);
+    const texts = [...lines, ...lines.map((l) => l.toUpperCase()), ...lines.map((l) => l.toLowerCase()), lines.join('\n')];
+    for (const rule of SECRET_RULES) {
+      let matches = 0;
+      for (const text of texts) {
+        for (const { start, end } of ungatedSpans(rule, text)) {
+          matches++;
+          assert.ok(opens(rule.gate, text.slice(start, end)), `${rule.id}: its gate stays shut on ${JSON.stringify(text.slice(start, end))}`);
+        }
+      }
+      assert.ok(matches > 0, `${rule.id}: no secret case exercises it`);
+    }
+  });
+
+  for (const c of SECRET_CASES.filter((c) => SECRET_RULES.some((rule) => rule.id === c.rule && 'tokenRun' in rule.gate))) {
+    it(`finds ${c.name} wherever it sits among short words (the long-token gate samples characters)`, () => {
+      for (let offset = 0; offset < 40; offset++) {
+        const before = `${'ab '.repeat(offset / 3)}${'x'.repeat(offset % 3)} `;
+        const text = `${before}${c.line} cd ef`;
+        assert.equal(redactSecrets(text).text, text.replace(c.secret, `[REDACTED:${c.rule}]`), `at offset ${before.length}`);
+      }
+    });
+  }
+
+  it('finds secrets whose key or header is written in lower, capitalized or upper case', () => {
+    const value = 'Zq8vT2mKx91LpWc4Rt';
+    for (const key of ['password', 'Password', 'PASSWORD', 'api_key', 'ApiKey', 'API-KEY', 'client_secret', 'Auth_Token']) {
+      assert.equal(redactSecrets(`${key} = "${value}"`).text, `${key} = "[REDACTED:generic-assignment]"`, key);
+    }
+    for (const header of ['authorization', 'Authorization', 'AUTHORIZATION']) {
+      assert.equal(redactSecrets(`${header}: Bearer ${value}`).text, `${header}: Bearer [REDACTED:authorization-header]`, header);
+    }
+    const awsSecret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLE12';
+    for (const key of ['aws_secret_access_key', 'Aws_Secret', 'AWS_SECRET_ACCESS_KEY']) {
+      assert.equal(redactSecrets(`${key}=${awsSecret}`).text, `${key}=[REDACTED:aws-secret-access-key]`, key);
+    }
+  });
+
+  it("finds a secret whose rule's keyword starts where, or inside, another rule's longer keyword", () => {
+    // `auth` begins `authorization` (the header rule's keyword); `key` sits inside `sharedaccesskey=` (Azure's).
+    assert.equal(redactSecrets('AUTHORIZATION = "Zq8vT2mKx91LpWc4Rt"').text, 'AUTHORIZATION = "[REDACTED:generic-assignment]"');
+    assert.equal(redactSecrets('SharedAccessKey="Zq8vT2mKx91LpWc4Rt"').text, 'SharedAccessKey="[REDACTED:generic-assignment]"');
+  });
+
+  it('leaves text that opens no gate exactly as it was, quickly', () => {
+    const prose = 'Edited Parser.peek (+3 −1) in src/parse/lexer.ts: the lexer now skips comments before peeking. '.repeat(20);
+    assert.deepEqual(redactSecrets(prose), { text: prose, redactions: [] });
+  });
+});
+
 describe('user redaction patterns', () => {
   it('compiles valid patterns and reports invalid ones instead of throwing', () => {
     const { patterns, errors } = compileUserPatterns(['ACME-[0-9]{6}', '(unclosed']);
@@ -289,6 +357,8 @@ describe('the database never holds a secret', () => {
     assert.equal(store.import(incoming), 'added');
     assert.equal(store.import({ ...incoming, updatedAt: incoming.updatedAt + 1, title: `${all}\nupdated` }), 'updated');
     assert.equal(store.import({ ...added, updatedAt: added.updatedAt + 1, body: `${all}\nupdated` }), 'updated');
+    const batch: Memory[] = [{ ...incoming, id: newMemoryId(Date.now() + 2) }, { ...added, updatedAt: added.updatedAt + 2, why: `${all}\nagain` }];
+    assert.deepEqual(store.importMany(batch), ['added', 'updated']);
 
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();

@@ -26,7 +26,7 @@ interface Candidate extends SecretSpan {
   readonly rule: string;
 }
 
-function patternSpans(rule: PatternRule, text: string): SecretSpan[] {
+function patternSpans(rule: Pick<PatternRule, 'pattern' | 'accept'>, text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   const pattern = rule.pattern;
   pattern.lastIndex = 0;
@@ -55,6 +55,71 @@ function ruleSpans(rule: SecretRule, text: string): SecretSpan[] {
   return 'find' in rule ? rule.find(text) : patternSpans(rule, text);
 }
 
+interface RankedRule {
+  readonly rule: SecretRule;
+  /** Its place in SECRET_RULES: the earlier rule names a redaction when spans overlap. */
+  readonly priority: number;
+}
+
+const KEYWORD_RULES = SECRET_RULES.flatMap((rule, priority) => ('keywords' in rule.gate ? [{ rule, priority, keywords: rule.gate.keywords }] : []));
+const TOKEN_RUN_RULES = SECRET_RULES.flatMap((rule, priority) => ('tokenRun' in rule.gate ? [{ rule, priority, tokenRun: rule.gate.tokenRun }] : []));
+const SHORTEST_TOKEN_RUN = Math.min(...TOKEN_RUN_RULES.map((r) => r.tokenRun));
+
+/** Every rule's keywords, longest first: where several start at one place, a scan reports the longest. */
+const KEYWORDS = [...new Set(KEYWORD_RULES.flatMap((r) => r.keywords))].sort((a, b) => b.length - a.length);
+const KEYWORD_SCAN = new RegExp(KEYWORDS.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+/** The keywords a keyword begins with, itself included: all of them start where it was found. */
+const KEYWORD_PREFIXES = new Map(KEYWORDS.map((keyword) => [keyword, KEYWORDS.filter((k) => keyword.startsWith(k))]));
+
+/** The keywords in a lowercased text, in one scan; undefined for none, as in most texts. */
+function keywordsIn(lower: string): Set<string> | undefined {
+  let found: Set<string> | undefined;
+  KEYWORD_SCAN.lastIndex = 0;
+  for (let match = KEYWORD_SCAN.exec(lower); match; match = KEYWORD_SCAN.exec(lower)) {
+    found ??= new Set();
+    for (const keyword of KEYWORD_PREFIXES.get(match[0])!) found.add(keyword);
+    // A keyword may start inside the one just found.
+    KEYWORD_SCAN.lastIndex = match.index + 1;
+  }
+  return found;
+}
+
+function isTokenCharacter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/**
+ * The longest run of [A-Za-z0-9_-] in `text` when it is at least `min` long (else some shorter
+ * length). Such a run covers one of every `min` consecutive characters, so only those are looked
+ * at, and the runs through them measured: a third of the work of reading every character.
+ */
+function longestTokenRun(text: string, min: number): number {
+  let longest = 0;
+  for (let i = min - 1; i < text.length; i += min) {
+    if (!isTokenCharacter(text.charCodeAt(i))) continue;
+    let start = i;
+    let end = i + 1;
+    while (start > 0 && isTokenCharacter(text.charCodeAt(start - 1))) start--;
+    while (end < text.length && isTokenCharacter(text.charCodeAt(end))) end++;
+    longest = Math.max(longest, end - start);
+    // On to the first sampled character past this run.
+    i += Math.floor((end - 1 - i) / min) * min;
+  }
+  return longest;
+}
+
+/** The rules whose gates (secretRules.ts) `text` opens, in priority order: the others cannot match it. */
+function rulesFor(text: string): RankedRule[] {
+  const open: RankedRule[] = [];
+  const keywords = keywordsIn(text.toLowerCase());
+  if (keywords) for (const r of KEYWORD_RULES) if (r.keywords.some((keyword) => keywords.has(keyword))) open.push(r);
+  if (text.length >= SHORTEST_TOKEN_RUN) {
+    const run = longestTokenRun(text, SHORTEST_TOKEN_RUN);
+    for (const r of TOKEN_RUN_RULES) if (run >= r.tokenRun) open.push(r);
+  }
+  return open.length > 1 ? open.sort((a, b) => a.priority - b.priority) : open;
+}
+
 /** Overlapping spans become one, so no part of any secret survives; the most specific rule names it. */
 function mergeSpans(candidates: Candidate[]): Redaction[] {
   candidates.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -79,13 +144,12 @@ function mergeSpans(candidates: Candidate[]): Redaction[] {
  */
 export function redactSecrets(text: string, userPatterns: readonly RegExp[] = []): RedactionResult {
   const candidates: Candidate[] = [];
-  SECRET_RULES.forEach((rule, priority) => {
+  for (const { rule, priority } of rulesFor(text)) {
     for (const { start, end } of ruleSpans(rule, text)) candidates.push({ start, end, priority, rule: rule.id });
-  });
+  }
   for (const userPattern of userPatterns) {
     const pattern = userPattern.global ? userPattern : new RegExp(userPattern.source, `${userPattern.flags}g`);
-    const rule: PatternRule = { id: USER_PATTERN_RULE_ID, pattern };
-    for (const { start, end } of patternSpans(rule, text)) candidates.push({ start, end, priority: SECRET_RULES.length, rule: rule.id });
+    for (const { start, end } of patternSpans({ pattern }, text)) candidates.push({ start, end, priority: SECRET_RULES.length, rule: USER_PATTERN_RULE_ID });
   }
   if (candidates.length === 0) return { text, redactions: [] };
 

@@ -10,6 +10,13 @@ export interface SecretSpan {
   readonly end: number;
 }
 
+/**
+ * What every match of a rule contains, cheap to look for before the rule runs (gitleaks'
+ * keywords): one of some lowercase strings, or, for shapes with no fixed part, a run of at least
+ * `tokenRun` characters from [A-Za-z0-9_-]. Most text holds neither, and skips the rule.
+ */
+export type RuleGate = { readonly keywords: readonly string[] } | { readonly tokenRun: number };
+
 export interface PatternRule {
   readonly id: string;
   /**
@@ -17,6 +24,7 @@ export interface PatternRule {
    * secret (so key names and URL hosts stay readable); without groups the whole match is.
    */
   readonly pattern: RegExp;
+  readonly gate: RuleGate;
   /** Rejects look-alikes the pattern cannot rule out by itself, e.g. `token = getToken()`. */
   readonly accept?: (secret: string, text: string, span: SecretSpan) => boolean;
 }
@@ -25,6 +33,7 @@ export interface ScanRule {
   readonly id: string;
   /** For shapes a regex cannot find in linear time, such as multi-line PEM blocks. */
   readonly find: (text: string) => SecretSpan[];
+  readonly gate: RuleGate;
 }
 
 export type SecretRule = PatternRule | ScanRule;
@@ -33,6 +42,9 @@ export type SecretRule = PatternRule | ScanRule;
 function anyCase(word: string): string {
   return `(?:${word}|${word[0]!.toUpperCase()}${word.slice(1)}|${word.toUpperCase()})`;
 }
+
+/** In every match of KEYWORD, lowercased: the API, access and private keys all end in `key`. */
+const SENSITIVE_KEYWORD_GATE = ['passw', 'pwd', 'secret', 'token', 'auth', 'key'];
 
 const SENSITIVE_KEYWORD = [
   'password',
@@ -144,49 +156,84 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     id: 'gcp-service-account-key',
     pattern: /"private_key"\s{0,4}:\s{0,4}"(-----BEGIN[^"]{0,10000})"/dg,
+    gate: { keywords: ['"private_key"'] },
   },
-  { id: 'private-key', find: findPrivateKeyBlocks },
-  { id: 'aws-access-token', pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}', 'A-Za-z0-9') },
+  { id: 'private-key', find: findPrivateKeyBlocks, gate: { keywords: ['private key'] } },
+  {
+    id: 'aws-access-token',
+    pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}', 'A-Za-z0-9'),
+    gate: { keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'] },
+  },
   {
     id: 'aws-secret-access-key',
     pattern: new RegExp(`${anyCase('aws')}[\\w.-]{0,20}${anyCase('secret')}${ASSIGNED}["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`, 'dg'),
+    gate: { keywords: ['aws'] },
   },
-  { id: 'gcp-api-key', pattern: token('AIza[A-Za-z0-9_-]{35}') },
-  { id: 'azure-storage-key', pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,100}={0,2})/dg },
-  { id: 'github-pat', pattern: token('ghp_[A-Za-z0-9]{36,255}') },
-  { id: 'github-oauth', pattern: token('gho_[A-Za-z0-9]{36,255}') },
-  { id: 'github-app-token', pattern: token('(?:ghu|ghs)_[A-Za-z0-9]{36,255}') },
-  { id: 'github-refresh-token', pattern: token('ghr_[A-Za-z0-9]{36,255}') },
-  { id: 'github-fine-grained-pat', pattern: token('github_pat_[A-Za-z0-9_]{82,255}') },
-  { id: 'gitlab-pat', pattern: token('glpat-[A-Za-z0-9_-]{20,255}') },
-  { id: 'slack-token', pattern: token('(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{10,255}') },
-  { id: 'slack-webhook-url', pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9+/_-]{20,200})/dg },
-  { id: 'stripe-access-token', pattern: token('(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,255}') },
-  { id: 'twilio-api-key', pattern: token('SK[0-9a-fA-F]{32}', 'A-Za-z0-9') },
-  { id: 'twilio-account-sid', pattern: token('AC[0-9a-f]{32}', 'A-Za-z0-9') },
-  { id: 'sendgrid-api-token', pattern: token('SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}') },
-  { id: 'mailgun-api-key', pattern: token('(?:pub)?key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}') },
-  { id: 'npm-access-token', pattern: token('npm_[A-Za-z0-9]{36,255}') },
-  { id: 'pypi-upload-token', pattern: token('pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}') },
-  { id: 'anthropic-api-key', pattern: token('sk-ant-[A-Za-z0-9_-]{20,300}') },
-  { id: 'openai-api-key', pattern: token('sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}|sk-[A-Za-z0-9]{20,300}') },
-  { id: 'huggingface-access-token', pattern: token('hf_[A-Za-z0-9]{30,40}') },
-  { id: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}') },
-  { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}') },
-  { id: 'discord-bot-token', pattern: token('[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}', 'A-Za-z0-9_.-') },
-  { id: 'telegram-bot-api-token', pattern: token('[0-9]{5,16}:A[A-Za-z0-9_-]{34}', 'A-Za-z0-9_:-') },
-  { id: 'databricks-api-token', pattern: token('dapi[a-f0-9]{32}(?:-[0-9])?', 'A-Za-z0-9') },
+  { id: 'gcp-api-key', pattern: token('AIza[A-Za-z0-9_-]{35}'), gate: { keywords: ['aiza'] } },
+  {
+    id: 'azure-storage-key',
+    pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,100}={0,2})/dg,
+    gate: { keywords: ['accountkey=', 'sharedaccesskey='] },
+  },
+  { id: 'github-pat', pattern: token('ghp_[A-Za-z0-9]{36,255}'), gate: { keywords: ['ghp_'] } },
+  { id: 'github-oauth', pattern: token('gho_[A-Za-z0-9]{36,255}'), gate: { keywords: ['gho_'] } },
+  { id: 'github-app-token', pattern: token('(?:ghu|ghs)_[A-Za-z0-9]{36,255}'), gate: { keywords: ['ghu_', 'ghs_'] } },
+  { id: 'github-refresh-token', pattern: token('ghr_[A-Za-z0-9]{36,255}'), gate: { keywords: ['ghr_'] } },
+  { id: 'github-fine-grained-pat', pattern: token('github_pat_[A-Za-z0-9_]{82,255}'), gate: { keywords: ['github_pat_'] } },
+  { id: 'gitlab-pat', pattern: token('glpat-[A-Za-z0-9_-]{20,255}'), gate: { keywords: ['glpat-'] } },
+  { id: 'slack-token', pattern: token('(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{10,255}'), gate: { keywords: ['xox', 'xapp-'] } },
+  {
+    id: 'slack-webhook-url',
+    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9+/_-]{20,200})/dg,
+    gate: { keywords: ['hooks.slack.com/'] },
+  },
+  {
+    id: 'stripe-access-token',
+    pattern: token('(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,255}'),
+    gate: { keywords: ['k_live_', 'k_test_', 'k_prod_'] },
+  },
+  // `SK`/`AC` and 32 hex digits: a two-letter keyword would let nearly every text through.
+  { id: 'twilio-api-key', pattern: token('SK[0-9a-fA-F]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
+  { id: 'twilio-account-sid', pattern: token('AC[0-9a-f]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
+  { id: 'sendgrid-api-token', pattern: token('SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}'), gate: { keywords: ['sg.'] } },
+  // `key-` and 32 hex digits, or three runs of hex digits joined by dashes: 36 at least.
+  { id: 'mailgun-api-key', pattern: token('(?:pub)?key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}'), gate: { tokenRun: 36 } },
+  { id: 'npm-access-token', pattern: token('npm_[A-Za-z0-9]{36,255}'), gate: { keywords: ['npm_'] } },
+  { id: 'pypi-upload-token', pattern: token('pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}'), gate: { keywords: ['pypi-'] } },
+  { id: 'anthropic-api-key', pattern: token('sk-ant-[A-Za-z0-9_-]{20,300}'), gate: { keywords: ['sk-ant-'] } },
+  {
+    id: 'openai-api-key',
+    pattern: token('sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}|sk-[A-Za-z0-9]{20,300}'),
+    gate: { keywords: ['sk-'] },
+  },
+  { id: 'huggingface-access-token', pattern: token('hf_[A-Za-z0-9]{30,40}'), gate: { keywords: ['hf_'] } },
+  { id: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), gate: { keywords: ['_v1_'] } },
+  { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'), gate: { keywords: ['shp'] } },
+  // A letter and at least 23 more before the first dot.
+  {
+    id: 'discord-bot-token',
+    pattern: token('[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}', 'A-Za-z0-9_.-'),
+    gate: { tokenRun: 24 },
+  },
+  { id: 'telegram-bot-api-token', pattern: token('[0-9]{5,16}:A[A-Za-z0-9_-]{34}', 'A-Za-z0-9_:-'), gate: { keywords: [':a'] } },
+  { id: 'databricks-api-token', pattern: token('dapi[a-f0-9]{32}(?:-[0-9])?', 'A-Za-z0-9'), gate: { keywords: ['dapi'] } },
   {
     id: 'heroku-api-key',
     pattern: new RegExp(
       `${anyCase('heroku')}${ASSIGNED}["']?([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})|(?<![\\w-])(HRKU-[A-Za-z0-9_-]{20,100})`,
       'dg',
     ),
+    gate: { keywords: ['heroku', 'hrku-'] },
   },
-  { id: 'jwt', pattern: token('eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', 'A-Za-z0-9_.-') },
+  {
+    id: 'jwt',
+    pattern: token('eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', 'A-Za-z0-9_.-'),
+    gate: { keywords: ['eyj'] },
+  },
   {
     id: 'url-password',
     pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'`<>]{0,256}:([^\s/?#"'`<>]{1,256})@/dg,
+    gate: { keywords: ['://'] },
     accept: acceptNonPlaceholder,
   },
   {
@@ -196,11 +243,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
         `|(?<![A-Za-z0-9])Bearer\\s{1,4}([A-Za-z0-9._~+/-]{20,8192}=*)`,
       'dg',
     ),
+    gate: { keywords: ['authorization', 'bearer'] },
     accept: acceptNonPlaceholder,
   },
   {
     id: 'generic-assignment',
     pattern: new RegExp(`${KEYWORD}${ASSIGNED}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`, 'dg'),
+    gate: { keywords: SENSITIVE_KEYWORD_GATE },
     accept: acceptAssignedValue,
   },
 ];
