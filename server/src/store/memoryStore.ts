@@ -4,6 +4,7 @@ import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
+import { BulkImport } from './bulkImport';
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
@@ -553,12 +554,17 @@ export class MemoryStore {
     return this.db.transaction(() => this.importOne(memory))();
   }
 
+  private bulkImport: BulkImport | undefined;
+
   /**
    * `import` for many memories in one transaction: a bulk import pays for one commit per batch,
    * not one per memory. All or nothing: a failure leaves none of the batch.
    */
   importMany(memories: readonly Memory[]): ImportOutcome[] {
-    return this.db.transaction(() => memories.map((memory) => this.importOne(memory)))();
+    // The bulk writer rolls back a failed batch's whole transaction: a caller's own one too.
+    if (this.db.inTransaction) return this.db.transaction(() => memories.map((memory) => this.importOne(memory)))();
+    this.bulkImport ??= new BulkImport(this.db, this.redactor, (memory) => this.write(memory, 'update'));
+    return this.bulkImport.run(memories);
   }
 
   private importOne(memory: Memory): ImportOutcome {
