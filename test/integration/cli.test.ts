@@ -3,6 +3,10 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { SCHEMA_VERSION } from '../../server/src/store/migrations';
+import { generateMemoryFixture } from '../../bench/memoryFixtures';
+import { memoryToRecord } from '../../server/src/memory/record';
+import { openProject } from '../../server/src/project';
+import { TERM_STATS_MIN_ROWS } from '../../server/src/store/termStats';
 import { databasePathFor } from '../../server/src/store/paths';
 import { assertBuilt, runEngram } from '../support/engramProcess';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
@@ -92,6 +96,26 @@ describe('the engram CLI', () => {
     assert.deepEqual(JSON.parse(second.stdout), { added: 0, updated: 0, unchanged: 2, rejected: 0 });
     const reexported = await runEngram(['export'], { env: other, cwd: root });
     assert.equal(reexported.stdout, exported.stdout);
+  });
+
+  it('counts the full-text terms after a bulk import, for recall to search the selective ones', async () => {
+    const root = demoProject();
+    const env = isolatedEnv();
+    const fixture = generateMemoryFixture({ memories: TERM_STATS_MIN_ROWS + 100, files: 20, seed: 7, now: Date.now() });
+    const file = path.join(tempDir(), 'bulk.jsonl');
+    writeFileSync(file, [...fixture.memories].map((m) => `${JSON.stringify(memoryToRecord(m))}\n`).join(''));
+    const result = await runEngram(['import', file, '--json'], { env, cwd: root });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((JSON.parse(result.stdout) as { added: number }).added, TERM_STATS_MIN_ROWS + 100);
+    const project = openProject(root, env);
+    try {
+      const counted = project.store.termStats.frequencies(['return']);
+      assert.equal(counted?.rows, TERM_STATS_MIN_ROWS + 100);
+      assert.ok((counted?.docs.get('return') ?? 0) > 100, 'a common word is counted');
+      assert.equal(project.store.termStats.isStale(), false);
+    } finally {
+      project.close();
+    }
   });
 
   it('imports the good lines of a damaged export, names the bad ones, and exits 1', async () => {
