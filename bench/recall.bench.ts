@@ -226,7 +226,8 @@ async function serverWithSocket(root: string, env: NodeJS.ProcessEnv, socket: st
     initializationOptions: { windowId: 'bench', socket },
   });
   await lsp.connection.sendNotification('initialized', {});
-  await lsp.waitFor('window/logMessage', (p) => /^Capture took a baseline/.test((p as { message: string }).message), 120_000);
+  // The editor bench's server took the baseline; this one checks the files against it.
+  await lsp.waitFor('window/logMessage', (p) => /^Capture (took a baseline of|checked)/.test((p as { message: string }).message), 120_000);
   return lsp;
 }
 
