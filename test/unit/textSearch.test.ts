@@ -107,8 +107,11 @@ describe('selective full-text search', () => {
     const store = freshStore();
     fill(store, 20, 2);
     store.termStats.recount();
-    for (const query of ['"unbalanced (quote', 'NEAR/2 a* OR AND NOT', 'x'.repeat(100_000), 'naïve café 東京']) {
-      assert.doesNotThrow(() => recall(store, { query, limit: 5 }));
+    for (const query of ['"unbalanced (quote', 'NEAR/2 a* OR AND NOT', 'x'.repeat(100_000), 'naïve café 東京', '__ pool __', 'pool']) {
+      for (const rankedPostings of [undefined, 1]) {
+        const results = recall(store, { query, limit: 5 }, { rankedPostings });
+        for (const r of results) assert.ok(Number.isFinite(r.score), `${query}: a finite score`);
+      }
     }
   });
 });

@@ -39,7 +39,8 @@ export interface TextMatches {
 
 /** FTS5's bm25 IDF: ln((N − n + 0.5) / (n + 0.5)), floored near zero as FTS5 floors it. */
 export function inverseDocumentFrequency(rows: number, docs: number): number {
-  return Math.max(1e-6, Math.log((rows - docs + 0.5) / (docs + 0.5)));
+  const idf = Math.log((rows - docs + 0.5) / (docs + 0.5));
+  return Number.isFinite(idf) && idf > 1e-6 ? idf : 1e-6;
 }
 
 /**
@@ -82,15 +83,17 @@ function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: numbe
   const stems = stats.stems(terms);
   const frequencies: TermFrequencies | null = stats.frequencies(stems.flat());
   if (!frequencies) return { rows: null, docsOf: () => 0 };
-  const byTerm = new Map(terms.map((term, i) => [term, Math.min(...stems[i]!.map((s) => frequencies.docs.get(s) ?? 0), Number.MAX_SAFE_INTEGER)]));
+  // A word the tokenizer makes nothing of (`__`) matches nothing: as rare as can be.
+  const byTerm = new Map(terms.map((term, i) => [term, stems[i]!.length ? Math.min(...stems[i]!.map((s) => frequencies.docs.get(s) ?? 0)) : 0]));
   return { rows: frequencies.rows, docsOf: (term) => byTerm.get(term) ?? 0 };
 }
 
 /**
  * Full-text candidates of a query's terms with their ranks (negative; lower is better): bm25 of
  * the ranked terms, less the IDF of each common term a candidate contains, scaled by coverage.
- * When the ranked terms find fewer than `limit` memories, the newest memories with all common
- * terms (then any of them) fill up the candidates; they rank by their common terms alone.
+ * When the ranked terms find fewer than `limit` memories, the newest memories with every common
+ * term (then the rarest few, then any of those) fill up the candidates; they rank by their
+ * common terms alone.
  */
 export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): TextMatches {
   const ranks = new Map<number, number>();
