@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +17,7 @@ function project(): string {
   return root;
 }
 
-async function serverWithSocket(env: NodeJS.ProcessEnv, root: string, socket: string): Promise<LspSession> {
+async function serverWithSocket(env: NodeJS.ProcessEnv, root: string, socket: string, ready: RegExp = /^Answering hooks/): Promise<LspSession> {
   const lsp = startLsp(env);
   await lsp.connection.sendRequest('initialize', {
     processId: process.pid,
@@ -27,7 +27,7 @@ async function serverWithSocket(env: NodeJS.ProcessEnv, root: string, socket: st
     initializationOptions: { windowId: 'socket-test', socket },
   });
   await lsp.connection.sendNotification('initialized', {});
-  await lsp.waitFor('window/logMessage', (p) => /^Answering hooks/.test((p as { message: string }).message));
+  await lsp.waitFor('window/logMessage', (p) => ready.test((p as { message: string }).message));
   return lsp;
 }
 
@@ -110,6 +110,16 @@ describe("the memory server answers hooks and `engram recall` on the window's so
       const hook = await runEngram(['hook', 'session-start'], { env: { ...env, ENGRAM_SOCKET: socket }, cwd: root, stdin: JSON.stringify({ session_id: `s-${path.basename(socket)}`, cwd: root, source: 'startup' }) });
       assert.equal(hook.code, 0);
       assert.match(hook.stdout, /watchdog/);
+    }
+    // A socket folder that is a link (someone else's, in a shared temp directory): no socket, a warning.
+    const linked = path.join(tempDir(), 'linked');
+    symlinkSync(tempDir(), linked);
+    const refused = await serverWithSocket(env, root, path.join(linked, 'engram-x.sock'), /^Cannot answer hooks on .*not a folder of this user's own/);
+    try {
+      const run = await runEngram(['recall', '--query', 'watchdog', '--json'], { env: { ...env, ENGRAM_SOCKET: path.join(linked, 'engram-x.sock') }, cwd: root });
+      assert.match(run.stdout, /Retry the watchdog query/, 'the command runs on its own');
+    } finally {
+      await refused.close();
     }
     // A server of another window's project: the hook runs here.
     const elsewhere = project();

@@ -159,9 +159,13 @@ export function runLanguageServer(): Connection {
     keepWithinCapacity();
     keepTermStatsCurrent(connection, () => projects.openProjects());
     if (socketPath) {
-      socketListener = listenOnSocket(socketPath, socketCommands(projects), connection.console);
-      // An exit without a shutdown request must not leave the socket file behind either.
-      process.once('exit', () => socketListener?.close());
+      try {
+        socketListener = listenOnSocket(socketPath, socketCommands(projects), connection.console);
+        // An exit without a shutdown request must not leave the socket file behind either.
+        process.once('exit', () => socketListener?.close());
+      } catch (error) {
+        connection.console.warn(`Cannot answer hooks on ${socketPath}: ${(error as Error).message}; they start their own process instead.`);
+      }
     }
     refreshHookShim(connection);
   });

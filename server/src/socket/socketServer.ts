@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import path from 'node:path';
 import type { SocketReply, SocketRequest } from './socketProtocol';
@@ -36,8 +36,14 @@ function parseRequest(line: string): SocketRequest | string {
 export function listenOnSocket(socketPath: string, handle: (request: SocketRequest) => Promise<SocketReply>, log: { info(m: string): void; warn(m: string): void }): SocketListener {
   const isPipe = socketPath.startsWith('\\\\');
   if (!isPipe) {
-    mkdirSync(path.dirname(socketPath), { recursive: true, mode: 0o700 });
-    chmodSync(path.dirname(socketPath), 0o700);
+    const folder = path.dirname(socketPath);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    // The folder may be in the shared temp directory: it must be this user's own, not a link.
+    const stat = lstatSync(folder);
+    if (!stat.isDirectory() || (typeof process.getuid === 'function' && stat.uid !== process.getuid())) {
+      throw new Error(`${folder} is not a folder of this user's own`);
+    }
+    chmodSync(folder, 0o700);
     // The path is this window's own: a file there is left over from a server that died.
     try {
       unlinkSync(socketPath);
