@@ -93,22 +93,25 @@ function fileProximity(row: CandidateRow, request: RecallRequest): ScorePart | n
 }
 
 /** Text matches of recent queries per store, valid while no memory changes (MemoryStore.generation). */
-const recentTextMatches = new WeakMap<MemoryStore, GenerationMap<string, TextMatches>>();
+const recentTextMatches = new WeakMap<MemoryStore, GenerationMap<string, TextMatches | null>>();
 const RECENT_QUERIES = 16;
 
 /**
  * Full-text candidates of a query with their coverage-scaled ranks. A hook recalls for the same
  * prompt up to four times (the prompt alone, each file it names, the editor's place): the search
- * runs once.
+ * runs once. Null when the query has no words worth searching.
  */
-function textMatches(store: MemoryStore, query: string, budget: number): TextMatches {
+function textMatches(store: MemoryStore, query: string, budget: number): TextMatches | null {
   let recent = recentTextMatches.get(store);
   if (!recent) {
     recent = new GenerationMap(RECENT_QUERIES);
     recentTextMatches.set(store, recent);
   }
   recent.sync(store.generation());
-  return recent.getOrCompute(`${budget}\0${query}`, () => searchText(store, queryTerms(query), TEXT_CANDIDATES, budget));
+  return recent.getOrCompute(`${budget}\0${query}`, () => {
+    const terms = queryTerms(query);
+    return terms.length ? searchText(store, terms, TEXT_CANDIDATES, budget) : null;
+  });
 }
 
 /** A constraint with no file or glob governs every file. */
@@ -148,8 +151,8 @@ function usageScore(usage: Usage | undefined): ScorePart | null {
 export function recall(store: MemoryStore, request: RecallRequest, options: RecallOptions = {}): ScoredMemory[] {
   const w = options.weights ?? DEFAULT_WEIGHTS;
   const now = options.now ?? Date.now();
-  const hasText = request.query ? queryTerms(request.query).length > 0 : false;
-  const matches = hasText ? textMatches(store, request.query!, options.rankedPostings ?? RANKED_POSTINGS) : null;
+  const matches = request.query ? textMatches(store, request.query, options.rankedPostings ?? RANKED_POSTINGS) : null;
+  const hasText = matches !== null;
   const text = new Map<number, number>(matches?.ranks);
 
   const rowids = new Set<number>(text.keys());
