@@ -16,7 +16,7 @@ import { MemoryStore } from '../server/src/store/memoryStore';
 import { memoryServerSocketPath } from '../server/src/socket/socketPath';
 import { databasePathFor } from '../server/src/store/paths';
 import { ENGRAM_JS } from '../test/support/engramProcess';
-import { startLsp } from '../test/support/lspClient';
+import { startLsp, startLspWithSocket } from '../test/support/lspClient';
 import { percentile } from './fixtures';
 import { generateMemoryFixture, generateRequests, hottestFile, type MemoryFixture, type RecallMix } from './memoryFixtures';
 import type { GeneratedFile } from './projectFixtures';
@@ -215,22 +215,6 @@ function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd: strin
   return elapsed;
 }
 
-/** A memory server for the bench project, answering on a socket as in a VS Code window (ENGRAM_SOCKET). */
-async function serverWithSocket(root: string, env: NodeJS.ProcessEnv, socket: string): Promise<ReturnType<typeof startLsp>> {
-  const lsp = startLsp(env);
-  await lsp.connection.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: null,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'bench' }],
-    capabilities: {},
-    initializationOptions: { windowId: 'bench', socket },
-  });
-  await lsp.connection.sendNotification('initialized', {});
-  // The editor bench's server took the baseline; this one checks the files against it.
-  await lsp.waitFor('window/logMessage', (p) => /^Capture (took a baseline of|checked)/.test((p as { message: string }).message), 120_000);
-  return lsp;
-}
-
 /**
  * Target 3 (issue 5) and the hooks' time budget (issue 7): `engram recall` and `engram hook` as
  * processes against a bare `node -e 0`, alternated so all see the same machine: answered by the
@@ -272,7 +256,8 @@ async function benchProcesses(work: string, root: string, env: NodeJS.ProcessEnv
   ];
   const targets = new Map([[1, '≤ 1.3× (issue 5)'], [2, '≤ 1.3× (issue 5)'], [5, '≤ 1.3× (issue 7)'], [6, '≤ 1.3× (issue 7)'], [8, '≤ 1.3× (issue 7)'], [9, '≤ 1.3× (issue 7)']]);
   const first = timeProcess(recallArgs, bare, root);
-  const lsp = await serverWithSocket(root, env, socket);
+  // The editor bench's server took the baseline; this one checks the files against it.
+  const lsp = await startLspWithSocket(env, root, socket, { windowId: 'bench', ready: /^Capture (took a baseline of|checked)/, timeoutMs: 120_000 });
   const samples = runs.map((): number[] => []);
   try {
     for (let i = 0; i < PROCESS_RUNS + 2; i++) {

@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { before, describe, it } from 'node:test';
 import { memoryServerSocketPath } from '../../server/src/socket/socketPath';
 import { assertBuilt, runEngram } from '../support/engramProcess';
-import { startLsp, type LspSession } from '../support/lspClient';
+import { startLspWithSocket, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
 function project(): string {
@@ -17,18 +16,8 @@ function project(): string {
   return root;
 }
 
-async function serverWithSocket(env: NodeJS.ProcessEnv, root: string, socket: string, ready: RegExp = /^Answering hooks/): Promise<LspSession> {
-  const lsp = startLsp(env);
-  await lsp.connection.sendRequest('initialize', {
-    processId: process.pid,
-    rootUri: null,
-    workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }],
-    capabilities: {},
-    initializationOptions: { windowId: 'socket-test', socket },
-  });
-  await lsp.connection.sendNotification('initialized', {});
-  await lsp.waitFor('window/logMessage', (p) => ready.test((p as { message: string }).message));
-  return lsp;
+function serverWithSocket(env: NodeJS.ProcessEnv, root: string, socket: string, ready?: RegExp): Promise<LspSession> {
+  return startLspWithSocket(env, root, socket, { windowId: 'socket-test', ready });
 }
 
 /** One raw line to the socket, one line back. */

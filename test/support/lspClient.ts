@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { ENGRAM_JS, assertBuilt } from './engramProcess';
 
@@ -66,4 +68,23 @@ export function startLsp(env: NodeJS.ProcessEnv): LspSession {
       connection.dispose();
     },
   };
+}
+
+/**
+ * A real server for one workspace folder that answers hooks and `engram recall` on `socket`, as
+ * in a VS Code window; resolves once its log says `ready` (by default: it listens).
+ */
+export async function startLspWithSocket(env: NodeJS.ProcessEnv, root: string, socket: string, options: { windowId?: string; ready?: RegExp; timeoutMs?: number } = {}): Promise<LspSession> {
+  const lsp = startLsp(env);
+  await lsp.connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    workspaceFolders: [{ uri: pathToFileURL(root).href, name: path.basename(root) }],
+    capabilities: {},
+    initializationOptions: { windowId: options.windowId ?? 'test-window', socket },
+  });
+  await lsp.connection.sendNotification('initialized', {});
+  const ready = options.ready ?? /^Answering hooks/;
+  await lsp.waitFor('window/logMessage', (p) => ready.test((p as { message: string }).message), options.timeoutMs);
+  return lsp;
 }
