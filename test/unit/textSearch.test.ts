@@ -46,12 +46,18 @@ describe('term counts', () => {
     assert.equal(store.termStats.isStale(), true, 'more changes than a tenth of the minimum since the count');
   });
 
-  it('counts in slices with the same result', async () => {
+  it('counts in slices with the same result, pausing between them', async () => {
     const store = freshStore();
     fill(store, 40, 5);
+    // More distinct terms than one slice reads (500).
+    store.add({ kind: 'note', title: 'Vocabulary', body: Array.from({ length: 1200 }, (_, i) => `word${i}`).join(' '), source: 'user' });
+    store.termStats.recount();
+    const whole = store.termStats.frequencies(['watchdog', 'word0', 'word1199', 'pool']);
     let pauses = 0;
     await store.termStats.recountInSlices(async () => void pauses++);
-    assert.equal(store.termStats.frequencies(['watchdog'])?.docs.get('watchdog'), 5);
+    assert.ok(pauses >= 2, `${pauses} pauses`);
+    assert.deepEqual(store.termStats.frequencies(['watchdog', 'word0', 'word1199', 'pool']), whole);
+    assert.equal(whole?.docs.get('word1199'), 1);
   });
 });
 
