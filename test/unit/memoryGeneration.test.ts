@@ -61,4 +61,29 @@ describe("the memories' generation (what the server's hover and CodeLens cache i
     assert.equal(map.getOrCompute('d', () => ++computed), 1);
     assert.equal(map.getOrCompute('d', () => ++computed), 1, 'computed once');
   });
+
+  it('reads memories whole once per generation, and again after another process changed them', () => {
+    const env = { ...process.env, ENGRAM_HOME: tempDir('engram-home-') };
+    const root = tempDir('engram-project-');
+    const server = openProject(root, env);
+    const other = openProject(root, env);
+    try {
+      const memory = other.store.add({ kind: 'decision', title: 'Use WAL', source: 'user', files: ['src/db.ts'], symbols: ['open'] });
+      const [rowid] = server.store.rowidsForFile('src/db.ts', 10);
+      assert.ok(rowid !== undefined);
+      const [first] = server.store.byRowids([rowid]);
+      assert.equal(first!.title, 'Use WAL');
+      assert.equal(server.store.byRowids([rowid])[0], first, 'the same object while nothing changed');
+      other.store.update({ ...memory, title: 'Use WAL mode', files: ['src/db.ts', 'src/pool.ts'] });
+      const [changed] = server.store.byRowids([rowid]);
+      assert.equal(changed!.title, 'Use WAL mode');
+      assert.deepEqual([...changed!.files].sort(), ['src/db.ts', 'src/pool.ts']);
+      other.lifecycle.setStatus([memory.id], 'forgotten');
+      assert.equal(server.store.byRowids([rowid])[0]!.status, 'forgotten');
+      assert.deepEqual(server.store.byRowids([rowid + 1000]), [], 'a rowid with no memory is left out');
+    } finally {
+      server.close();
+      other.close();
+    }
+  });
 });

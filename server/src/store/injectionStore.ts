@@ -25,8 +25,10 @@ export class InjectionStore {
       given: () => db.prepare('SELECT DISTINCT memory_id AS id FROM injections WHERE session_id = ?'),
       forSession: () => db.prepare('SELECT session_id AS sessionId, event, memory_id AS memoryId, tokens, created_at AS createdAt FROM injections WHERE session_id = ? ORDER BY id'),
       forget: () => db.prepare('DELETE FROM injections WHERE session_id = ? AND created_at >= ?'),
+      // The last row written, by rowid: ordering by created_at had no index and scanned the whole
+      // log (~55 ms at 470,000 rows), once a second in the memory server.
       latest: () => db.prepare(`SELECT session_id AS sessionId, count(DISTINCT memory_id) AS memories, sum(tokens) AS tokens, max(created_at) AS lastAt
-        FROM injections WHERE session_id = (SELECT session_id FROM injections ORDER BY created_at DESC, id DESC LIMIT 1) GROUP BY session_id`),
+        FROM injections WHERE session_id = (SELECT session_id FROM injections ORDER BY id DESC LIMIT 1) GROUP BY session_id`),
     });
   }
 
@@ -44,7 +46,7 @@ export class InjectionStore {
     return this.statements.forSession.all(sessionId) as Injection[];
   }
 
-  /** The session given something most recently: how many memories and tokens so far. */
+  /** The session given something last: how many memories and tokens so far. */
   latestSession(): { readonly sessionId: string; readonly memories: number; readonly tokens: number; readonly lastAt: number } | null {
     return (this.statements.latest.get() as { sessionId: string; memories: number; tokens: number; lastAt: number } | undefined) ?? null;
   }

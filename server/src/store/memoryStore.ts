@@ -21,6 +21,7 @@ export interface FileMemoryTally {
 
 const CANDIDATE_ROWS_KEPT = 50_000;
 const NEIGHBOUR_LISTS_KEPT = 2048;
+const WHOLE_MEMORIES_KEPT = 4096;
 
 /** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
 export interface CandidateRow {
@@ -208,6 +209,12 @@ export class MemoryStore {
   private readonly neighbourRowids = new GenerationMap<string, readonly number[]>(NEIGHBOUR_LISTS_KEPT);
   /** Scoring data of recent recall candidates (~300 bytes each, ~15 MB when full): a server recalls for the same files again and again. */
   private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
+  /**
+   * Whole memories of recent recall results (~2 KB each): every hook reads its top results whole,
+   * ~30 µs a row with their files, symbols and anchor, and they are mostly the same ones. Callers
+   * must not change them.
+   */
+  private readonly wholeMemories = new GenerationMap<number, Memory>(WHOLE_MEMORIES_KEPT);
   private termStatsOfStore: TermStats | undefined;
 
   constructor(
@@ -453,10 +460,19 @@ export class MemoryStore {
 
   /** Full memories for rowids, in the order given. */
   byRowids(rowids: readonly number[]): Memory[] {
+    this.wholeMemories.sync(this.generation());
     const found: Memory[] = [];
     for (const rowid of rowids) {
+      const kept = this.wholeMemories.get(rowid);
+      if (kept) {
+        found.push(kept);
+        continue;
+      }
       const row = this.statements.byRowid.get(rowid) as MemoryRow | undefined;
-      if (row) found.push(rowToMemory(row));
+      if (!row) continue;
+      const memory = rowToMemory(row);
+      this.wholeMemories.set(rowid, memory);
+      found.push(memory);
     }
     return found;
   }
