@@ -13,10 +13,10 @@ import type { RecallWeights } from '../server/src/recall/weights';
 import type { UsageStore } from '../server/src/store/usageStore';
 import { openDatabase } from '../server/src/store/database';
 import { MemoryStore } from '../server/src/store/memoryStore';
-import { memoryServerSocketPath } from '../server/src/socket/socketPath';
+import { memoryServerMailbox } from '../server/src/mailbox/mailboxPath';
 import { databasePathFor } from '../server/src/store/paths';
 import { ENGRAM_JS } from '../test/support/engramProcess';
-import { startLsp, startLspWithSocket } from '../test/support/lspClient';
+import { startLsp, startLspWithMailbox } from '../test/support/lspClient';
 import { percentile } from './fixtures';
 import { generateMemoryFixture, generateRequests, hottestFile, type MemoryFixture, type RecallMix } from './memoryFixtures';
 import type { GeneratedFile } from './projectFixtures';
@@ -218,7 +218,7 @@ function timeProcess(args: readonly string[], env: NodeJS.ProcessEnv, cwd: strin
 /**
  * Target 3 (issue 5) and the hooks' time budget (issue 7): `engram recall` and `engram hook` as
  * processes against a bare `node -e 0`, alternated so all see the same machine: answered by the
- * window's memory server (ENGRAM_SOCKET, as in VS Code's terminal), and on their own (a terminal
+ * window's memory server (ENGRAM_MAILBOX, as in VS Code's terminal), and on their own (a terminal
  * outside VS Code). The same command in an empty project separates starting up from the work.
  * NODE_EXTRA_CA_CERTS is left out of every process: Node reads that certificate file at startup
  * (tens of ms on this machine), which would inflate the baseline and flatter the ratio; users
@@ -232,9 +232,9 @@ async function benchProcesses(work: string, root: string, env: NodeJS.ProcessEnv
   writeProject(empty, [file]);
   const bare: NodeJS.ProcessEnv = { ...env };
   delete bare.NODE_EXTRA_CA_CERTS;
-  delete bare.ENGRAM_SOCKET;
-  const socket = memoryServerSocketPath('bench', path.join(work, 'run'));
-  const served: NodeJS.ProcessEnv = { ...bare, ENGRAM_SOCKET: socket };
+  delete bare.ENGRAM_MAILBOX;
+  const mailbox = memoryServerMailbox('bench', work);
+  const served: NodeJS.ProcessEnv = { ...bare, ENGRAM_MAILBOX: mailbox };
   let sessions = 0;
   // A new session each run: a session is never given the same memory twice, and the bench must measure a full answer.
   const hookInput = (cwd: string, event: Record<string, unknown>) => () => JSON.stringify({ session_id: `bench-${++sessions}`, cwd, transcript_path: path.join(work, 'none.jsonl'), ...event });
@@ -257,7 +257,7 @@ async function benchProcesses(work: string, root: string, env: NodeJS.ProcessEnv
   const targets = new Map([[1, '≤ 1.3× (issue 5)'], [2, '≤ 1.3× (issue 5)'], [5, '≤ 1.3× (issue 7)'], [6, '≤ 1.3× (issue 7)'], [8, '≤ 1.3× (issue 7)'], [9, '≤ 1.3× (issue 7)']]);
   const first = timeProcess(recallArgs, bare, root);
   // The editor bench's server took the baseline; this one checks the files against it.
-  const lsp = await startLspWithSocket(env, root, socket, { windowId: 'bench', ready: /^Capture (took a baseline of|checked)/, timeoutMs: 120_000 });
+  const lsp = await startLspWithMailbox(env, root, mailbox, { windowId: 'bench', ready: /^Capture (took a baseline of|checked)/, timeoutMs: 120_000 });
   const samples = runs.map((): number[] => []);
   try {
     for (let i = 0; i < PROCESS_RUNS + 2; i++) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import type { BundledCommand } from './cli/launch';
-import { viaMemoryServer } from './cli/viaMemoryServer';
+import { viaMemoryServer, type ViaServer } from './cli/viaMemoryServer';
+import { writeAllSync } from './cli/writeAllSync';
 
 /** Every command and the bundle its code is in: filled in by scripts/build.mjs. */
 declare const ENGRAM_COMMANDS: readonly BundledCommand[];
@@ -14,11 +15,20 @@ if (typeof ENGRAM_COMMANDS === 'undefined') {
 } else {
   const argv = process.argv.slice(2);
   const io = { out: (text: string) => void process.stdout.write(text), err: (text: string) => void process.stderr.write(text), cwd: process.cwd(), env: process.env };
-  void viaMemoryServer(argv, io)
-    .catch(() => ({ ran: false as const, io }))
+  let via: ViaServer = { ran: false, io };
+  try {
+    via = viaMemoryServer(argv, io);
+  } catch {
+    // Asking the server must never cost the command: it runs here.
+  }
+  if (via.ran) {
+    writeAllSync(1, via.stdout);
+    writeAllSync(2, via.stderr);
+    process.exitCode = via.exitCode;
+  } else {
     // Required here, not imported: a command the server answers never evaluates the launcher.
-    .then((via) => (via.ran ? via.exitCode : (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname)))
-    .then((code) => {
+    void (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname).then((code) => {
       process.exitCode = code;
     });
+  }
 }

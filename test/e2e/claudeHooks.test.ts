@@ -8,7 +8,9 @@ import Database from 'better-sqlite3';
 import { prepareDemo } from '../../scripts/lib/demo.mjs';
 import { createClaudeHome, runClaude, type ClaudeRun } from '../support/claude/runClaude';
 import { COMPACTION_REQUEST, messageText, type MessagesRequest } from '../support/claude/standInApi';
+import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
 import { runEngram } from '../support/engramProcess';
+import { startLspWithMailbox } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
 const HOOK_CONTEXT = 'UserPromptSubmit hook additional context:';
@@ -123,6 +125,27 @@ describe('Engram gives Claude Code its memory through hooks', { timeout: 600_000
     const broken = await claude('Still there?', { rules: [{ lastUserIncludes: 'Still', reply: { text: 'Yes.' } }] }, { ENGRAM_HOME: brokenHome });
     succeeded(broken);
     assert.equal(promptHookContext(broken.modelRequests.at(-1)!, 'Still there?'), '', 'no context, no error text: the hook failed open');
+  });
+
+  it("in VS Code's terminal, the window's memory server answers the context hooks with the same context", async () => {
+    const mailbox = memoryServerMailbox('claude-e2e', engramHome);
+    const server = await startLspWithMailbox(env, workspace, mailbox, { windowId: 'claude-e2e' });
+    try {
+      // A new session: it is given the constraint again, through the server.
+      const run = await claude('Where does findCustomer in src/db.ts look customers up now?', { rules: [{ lastUserIncludes: 'findCustomer', reply: { text: 'Through query().' } }] }, { ENGRAM_MAILBOX: mailbox }, true);
+      succeeded(run);
+      const request = run.modelRequests[0]!;
+      assert.match(requestText(request), /SessionStart hook additional context: Engram memory — constraints that apply here:\n- \[constraint, hard pin\] All SQL goes through query\(\)/);
+      // Given once in the session: at its start or with the prompt.
+      assert.match(requestText(request), /findCustomer: returns null, not undefined/);
+      const session = (JSON.parse(run.stdout) as { session_id: string }).session_id;
+      const lines = readFileSync(path.join(engramHome, 'logs', 'hooks.log'), 'utf8').split('\n').filter((line) => line.includes(` ${session} `));
+      for (const event of ['session-start', 'user-prompt-submit']) {
+        assert.ok(lines.some((line) => line.includes(`${event} ${session} ok`) && line.endsWith('(memory server)')), `${event} answered by the server:\n${lines.join('\n')}`);
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('reports the tokens it injected per prompt', (t) => {

@@ -4,7 +4,7 @@ import type { MemoryServer } from '../server/memoryServer';
 import { AgentSessionItem } from './agentSessionItem';
 import { registerClaudeCommands } from './connectCommands';
 import { followEditorState } from './editorState';
-import { windowSocketPath } from '../server/windowSocket';
+import { windowMailbox } from '../server/windowMailbox';
 
 /**
  * Everything for Claude Code in the integrated terminal: the environment its hooks see (which
@@ -19,7 +19,9 @@ export function registerClaudeCode(context: vscode.ExtensionContext, server: Mem
   if (folder) env.replace('ENGRAM_PROJECT', folder);
   if (process.env.ENGRAM_HOME) env.replace('ENGRAM_HOME', process.env.ENGRAM_HOME);
   // Context hooks and `engram recall` ask this window's memory server first (docs/architecture.md).
-  env.replace('ENGRAM_SOCKET', windowSocketPath());
+  env.replace('ENGRAM_MAILBOX', windowMailbox());
+  // Set by Engram 0.1 before the mailbox; a collection persists across updates.
+  env.delete('ENGRAM_SOCKET');
 
   const item = new AgentSessionItem();
   let latest: AgentSessionActivity | undefined;

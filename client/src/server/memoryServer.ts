@@ -13,7 +13,7 @@ import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActi
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
 import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
-import { windowSocketPath } from './windowSocket';
+import { windowMailbox } from './windowMailbox';
 
 /** Settings the server reads at start: changing one restarts it. */
 const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall', 'engram.capacity', 'engram.hooks'] as const;
@@ -145,7 +145,7 @@ export class MemoryServer implements vscode.Disposable {
       initializationOptions: {
         // Hooks find this window's editor state by it (the terminal gets it as ENGRAM_WINDOW).
         windowId: vscode.env.sessionId,
-        socket: windowSocketPath(),
+        mailbox: windowMailbox(),
         capture: {
           coalesceMinutes: settings.get<number>('capture.coalesceMinutes', 10),
           exclude: settings.get<string[]>('exclude', []),

@@ -1,6 +1,6 @@
 import { hookInputSchema, isHookEvent } from './hookInput';
 import { logHook } from './hookLog';
-import { runHook, type ProjectOpener } from './runHook';
+import { runHook, type ProjectOpener, type RecordWrites } from './runHook';
 
 /** What a hook prints (nothing, or its JSON), or that this process does not serve its project. */
 export type HookAnswer = { readonly served: true; readonly stdout: string | null } | { readonly served: false };
@@ -10,7 +10,7 @@ export type HookAnswer = { readonly served: true; readonly stdout: string | null
  * bad-input, unknown-event, error). Never throws: a hook fails open. The same for `engram hook`
  * and for the memory server answering a hook on its socket (`via` says which in the log).
  */
-export async function answerHook(event: string, stdinText: string, env: NodeJS.ProcessEnv, started: number, open?: ProjectOpener, via?: string): Promise<HookAnswer> {
+export async function answerHook(event: string, stdinText: string, env: NodeJS.ProcessEnv, started: number, open?: ProjectOpener, via?: string, record?: RecordWrites): Promise<HookAnswer> {
   let session = '-';
   const finish = (outcome: string, detail?: string) => logHook(env, { event, session, outcome, ms: Date.now() - started, detail: via ? `${detail ?? ''} (${via})`.trim() : detail });
   try {
@@ -31,7 +31,7 @@ export async function answerHook(event: string, stdinText: string, env: NodeJS.P
       return { served: true, stdout: null };
     }
     session = parsed.data.session_id;
-    const outcome = await runHook(event, parsed.data, env, Date.now(), open);
+    const outcome = await runHook(event, parsed.data, env, Date.now(), open, record);
     if (!outcome) return { served: false };
     finish('ok', outcome.summary);
     return { served: true, stdout: outcome.stdout };

@@ -20,13 +20,21 @@ function additionalContext(event: HookEvent, context: AssembledContext): string 
   return JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENTS[event], additionalContext: context.text } });
 }
 
+/**
+ * When a hook's writes (the injection log, usage) run: at once in a process of its own; after
+ * the answer went out in the memory server, which takes no other request before they ran.
+ */
+export type RecordWrites = (write: () => void) => void;
+
+const writeNow: RecordWrites = (write) => write();
+
 /** Logs what was given, so the session is never given it twice and the user can see it. */
-function logInjection(project: Project, sessionId: string, event: HookEvent, context: AssembledContext, now: number): void {
+function logInjection(project: Project, sessionId: string, event: HookEvent, context: AssembledContext, now: number, record: RecordWrites): void {
   if (!context.items.length) return;
-  project.transaction(() => {
+  record(() => project.transaction(() => {
     project.injections.log(sessionId, event, context.items.map((i) => ({ memoryId: i.memory.id, tokens: i.tokens })), now);
     project.usage.shown(context.items.map((i) => i.memory.id), now);
-  });
+  }));
 }
 
 /**
@@ -56,7 +64,7 @@ export const openOwnProject: ProjectOpener = (folder, env) => {
  * Runs one hook event against the project's memory; null when `open` does not serve the
  * project. Throws on internal errors (the caller fails open).
  */
-export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, now: number = Date.now(), open: ProjectOpener = openOwnProject): Promise<HookOutcome | null> {
+export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, now: number = Date.now(), open: ProjectOpener = openOwnProject, record: RecordWrites = writeNow): Promise<HookOutcome | null> {
   const opened = open(projectRootOf(input, env), env);
   if (!opened) return null;
   const { project } = opened;
@@ -68,12 +76,12 @@ export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.Pr
         // After a compaction the agent lost what it was given: it may be given it again.
         if (source === 'compact') project.injections.forgetSince(input.session_id, 0);
         const context = sessionStartContext(project, input.session_id, source, editor, project.hookSettings.sessionStartBudget, now);
-        logInjection(project, input.session_id, event, context, now);
+        logInjection(project, input.session_id, event, context, now, record);
         return { stdout: additionalContext(event, context), summary: `${source}: ${context.items.length} memories, ${context.tokens} tokens` };
       }
       case 'user-prompt-submit': {
         const context = promptContext(project, input.session_id, input.prompt ?? '', editor, project.hookSettings.promptBudget, now);
-        logInjection(project, input.session_id, event, context, now);
+        logInjection(project, input.session_id, event, context, now, record);
         return { stdout: additionalContext(event, context), summary: `${context.items.length} memories, ${context.tokens} tokens` };
       }
       case 'pre-compact': {

@@ -19,8 +19,8 @@ const optionsSchema = z
     hooks: z
       .object({ sessionStartBudget: z.number().int().min(0).optional(), promptBudget: z.number().int().min(0).optional(), timeoutMs: z.number().int().min(100).optional() })
       .prefault({}),
-    /** Where to answer hooks and `engram recall` (socket/socketPath.ts); the extension tells its terminals too. */
-    socket: z.string().min(1).max(1000).optional(),
+    /** Where to answer hooks and `engram recall` (mailbox/mailboxPath.ts); the extension tells its terminals too. */
+    mailbox: z.string().min(1).max(1000).optional(),
   })
   .prefault({});
 
@@ -33,7 +33,7 @@ export function parseInitializationOptions(raw: unknown): {
   /** As given, for config.json; checked there. */
   capacity: CapacitySettingsInput;
   hooks: { sessionStartBudget?: number; promptBudget?: number; timeoutMs?: number };
-  socket: string | null;
+  mailbox: string | null;
   problem: string | null;
 } {
   const parsed = optionsSchema.safeParse(raw ?? {});
@@ -45,7 +45,7 @@ export function parseInitializationOptions(raw: unknown): {
     recallWeights: options.recall.weights,
     capacity: options.capacity,
     hooks: options.hooks,
-    socket: options.socket ?? null,
+    mailbox: options.mailbox ?? null,
     problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   };
 }

@@ -15,8 +15,8 @@ import { provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
-import { listenOnSocket, type SocketListener } from '../socket/socketServer';
-import { socketCommands } from './socketCommands';
+import { openMailbox, type MailboxListener } from '../mailbox/mailboxServer';
+import { mailboxCommands } from './mailboxCommands';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
 
@@ -76,8 +76,8 @@ export function runLanguageServer(): Connection {
   let codeLensRefresh = false;
   let capture: ChangeCapture | undefined;
   let transcripts: TranscriptFollower | undefined;
-  let socketPath: string | null = null;
-  let socketListener: SocketListener | undefined;
+  let mailboxFolder: string | null = null;
+  let mailbox: MailboxListener | undefined;
   let lastStatus = '';
   let windowId = `pid-${process.pid}`;
   const windowIdOf = () => windowId;
@@ -117,8 +117,8 @@ export function runLanguageServer(): Connection {
   }
 
   connection.onInitialize((params) => {
-    const { settings, redactPatterns, recallWeights, capacity, hooks, socket, problem } = parseInitializationOptions(params.initializationOptions);
-    socketPath = socket;
+    const { settings, redactPatterns, recallWeights, capacity, hooks, mailbox: requestedMailbox, problem } = parseInitializationOptions(params.initializationOptions);
+    mailboxFolder = requestedMailbox;
     if (problem) connection.console.warn(problem);
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
@@ -158,13 +158,13 @@ export function runLanguageServer(): Connection {
     transcripts?.start();
     keepWithinCapacity();
     keepTermStatsCurrent(connection, () => projects.openProjects());
-    if (socketPath) {
+    if (mailboxFolder) {
       try {
-        socketListener = listenOnSocket(socketPath, socketCommands(projects), connection.console);
-        // An exit without a shutdown request must not leave the socket file behind either.
-        process.once('exit', () => socketListener?.close());
+        mailbox = openMailbox(mailboxFolder, mailboxCommands(projects), connection.console);
+        // An exit without a shutdown request must not leave the mailbox behind either.
+        process.once('exit', () => mailbox?.close());
       } catch (error) {
-        connection.console.warn(`Cannot answer hooks on ${socketPath}: ${(error as Error).message}; they start their own process instead.`);
+        connection.console.warn(`Cannot answer hooks in ${mailboxFolder}: ${(error as Error).message}; they start their own process instead.`);
       }
     }
     refreshHookShim(connection);
@@ -240,7 +240,7 @@ export function runLanguageServer(): Connection {
   });
 
   connection.onShutdown(() => {
-    socketListener?.close();
+    mailbox?.close();
     transcripts?.stop();
     projects.closeAll();
   });

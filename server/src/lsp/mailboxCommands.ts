@@ -3,11 +3,12 @@ import { parseArgs } from 'node:util';
 import { recallCommand } from '../cli/commands/recall';
 import { runCommand } from '../cli/runCommand';
 import { answerHook } from '../hooks/answerHook';
-import { servedByMemoryServer, type SocketReply, type SocketRequest } from '../socket/socketProtocol';
+import { servedByMemoryServer, type MailboxReply, type MailboxRequest } from '../mailbox/mailboxProtocol';
+import type { MailboxAnswer } from '../mailbox/mailboxServer';
 import { resolveProjectRoot } from '../store/paths';
 import type { ProjectRegistry } from './projectRegistry';
 
-const NOT_OPEN: SocketReply = { handled: false, reason: 'the project is not open in this window' };
+const NOT_OPEN: MailboxReply = { handled: false, reason: 'the project is not open in this window' };
 
 /** The folder `--project` names (default: the caller's cwd), as `engram recall` reads it. */
 function projectFolderOf(argv: readonly string[], cwd: string): string {
@@ -20,29 +21,31 @@ function projectFolderOf(argv: readonly string[], cwd: string): string {
 }
 
 /**
- * Runs what the socket brings (socket/socketProtocol.ts) against the projects this server has
+ * Runs what comes to the mailbox (mailbox/mailboxProtocol.ts) against the projects this server has
  * open, with the same code as the CLI: context hooks and `engram recall`. A project the window
- * does not have open is left to the caller, which opens it itself.
+ * does not have open is left to the caller, which opens it itself. A hook's injection log is
+ * written after its answer went out.
  */
-export function socketCommands(projects: ProjectRegistry): (request: SocketRequest) => Promise<SocketReply> {
+export function mailboxCommands(projects: ProjectRegistry): (request: MailboxRequest) => Promise<MailboxAnswer> {
   return async (request) => {
-    if (!servedByMemoryServer(request.argv)) return { handled: false, reason: `engram ${request.argv[0]} runs in its own process` };
+    if (!servedByMemoryServer(request.argv)) return { reply: { handled: false, reason: `engram ${request.argv[0]} runs in its own process` } };
     const env = { ...process.env, ...request.env };
     if (request.argv[0] === 'hook') {
       const lend = (folder: string) => {
         const project = projects.openAt(resolveProjectRoot(path.resolve(request.cwd, folder), env));
         return project ? { project, release: () => undefined } : null;
       };
-      const answer = await answerHook(request.argv[1]!, request.stdin ?? '', env, Date.now(), lend, 'memory server');
-      if (!answer.served) return NOT_OPEN;
-      return { handled: true, stdout: answer.stdout ? `${answer.stdout}\n` : '', stderr: '', exitCode: 0 };
+      const writes: (() => void)[] = [];
+      const answer = await answerHook(request.argv[1]!, request.stdin ?? '', env, Date.now(), lend, 'memory server', (write) => writes.push(write));
+      if (!answer.served) return { reply: NOT_OPEN };
+      return { reply: { handled: true, stdout: answer.stdout ? `${answer.stdout}\n` : '', stderr: '', exitCode: 0 }, afterReply: () => writes.forEach((write) => write()) };
     }
     const project = projects.openAt(resolveProjectRoot(projectFolderOf(request.argv.slice(1), request.cwd), env));
-    if (!project) return NOT_OPEN;
+    if (!project) return { reply: NOT_OPEN };
     let stdout = '';
     let stderr = '';
     const io = { out: (t: string) => void (stdout += t), err: (t: string) => void (stderr += t), cwd: request.cwd, env, lentProject: project };
     const exitCode = await runCommand(recallCommand, request.argv.slice(1), io);
-    return { handled: true, stdout, stderr, exitCode };
+    return { reply: { handled: true, stdout, stderr, exitCode } };
   };
 }

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, describe, it } from 'node:test';
+import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
+import { decodeReply } from '../../server/src/mailbox/mailboxProtocol';
+import { assertBuilt, ENGRAM_JS, runEngram } from '../support/engramProcess';
+import { eventually } from '../support/eventually';
+import { startLspWithMailbox, type LspSession } from '../support/lspClient';
+import { isolatedEnv, tempDir } from '../support/tempDirs';
+
+function project(): string {
+  const root = tempDir('engram-mailbox-project-');
+  mkdirSync(path.join(root, '.git'));
+  mkdirSync(path.join(root, 'src'));
+  writeFileSync(path.join(root, 'src', 'db.ts'), 'export function query(sql: string) {\n  return sql;\n}\n');
+  return root;
+}
+
+function serverWithMailbox(env: NodeJS.ProcessEnv, root: string, mailbox: string, ready?: RegExp): Promise<LspSession> {
+  return startLspWithMailbox(env, root, mailbox, { windowId: 'mailbox-test', ready });
+}
+
+let requests = 0;
+/** A raw request file, put in the mailbox as a caller does; resolves to the server's reply. */
+async function rawRequest(mailbox: string, text: string): Promise<unknown> {
+  const id = `raw-${++requests}`;
+  writeFileSync(path.join(mailbox, `${id}.writing`), text);
+  renameSync(path.join(mailbox, `${id}.writing`), path.join(mailbox, `${id}.request`));
+  const reply = path.join(mailbox, `${id}.reply`);
+  return eventually(`a reply to ${id}`, async () => (existsSync(reply) ? decodeReply(readFileSync(reply, 'utf8')) : undefined), { intervalMs: 20 });
+}
+
+function hookLog(env: NodeJS.ProcessEnv): string {
+  return readFileSync(path.join(env.ENGRAM_HOME!, 'logs', 'hooks.log'), 'utf8');
+}
+
+describe("the memory server answers hooks and `engram recall` from the window's mailbox", () => {
+  before(assertBuilt);
+
+  it('gives a context hook and a recall the same answer the CLI gives alone, from the server', async () => {
+    const env = isolatedEnv();
+    const root = project();
+    await runEngram(['remember', '--kind', 'constraint', '--pin', 'hard', '--file', 'src/db.ts', 'All SQL in src/db.ts goes through bound parameters'], { env, cwd: root });
+    await runEngram(['remember', '--kind', 'decision', '--file', 'src/db.ts', 'Retry the watchdog query twice before failing over'], { env, cwd: root });
+    const mailbox = memoryServerMailbox('mailbox-test', env.ENGRAM_HOME!);
+    const lsp = await serverWithMailbox(env, root, mailbox);
+    try {
+      const pid = Number(readFileSync(path.join(mailbox, 'server.pid'), 'utf8'));
+      assert.doesNotThrow(() => process.kill(pid, 0), `the pid file names the running server (${pid})`);
+      // A caller whose own data folder is empty: only the server can know these memories.
+      const caller = { ...isolatedEnv(), ENGRAM_MAILBOX: mailbox };
+      const alone = await runEngram(['recall', '--query', 'watchdog retry', '--json'], { env, cwd: root });
+      const served = await runEngram(['recall', '--query', 'watchdog retry', '--json'], { env: caller, cwd: root });
+      assert.equal(served.code, 0, served.stderr);
+      assert.deepEqual(JSON.parse(served.stdout), JSON.parse(alone.stdout));
+      assert.match(served.stdout, /Retry the watchdog query/);
+
+      const bad = await runEngram(['recall', '--line', '3'], { env: caller, cwd: root });
+      assert.equal(bad.code, 2, 'a usage error keeps its exit code through the server');
+      assert.match(bad.stderr, /--line needs --file/);
+
+      const prompt = JSON.stringify({ session_id: 's-mailbox', cwd: root, hook_event_name: 'UserPromptSubmit', prompt: 'Why does src/db.ts retry the watchdog query?' });
+      const hook = await runEngram(['hook', 'user-prompt-submit'], { env: { ...caller, ENGRAM_HOME: env.ENGRAM_HOME }, cwd: root, stdin: prompt });
+      assert.equal(hook.code, 0, hook.stderr);
+      const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+      assert.match(context, /bound parameters/);
+      assert.match(context, /watchdog/);
+      assert.match(hookLog(env), /user-prompt-submit s-mailbox ok \d+ms .*\(memory server\)/);
+      const again = await runEngram(['hook', 'user-prompt-submit'], { env: { ...caller, ENGRAM_HOME: env.ENGRAM_HOME }, cwd: root, stdin: prompt });
+      assert.equal(again.stdout, '', 'the injection log holds across server and CLI: nothing is given twice');
+
+      // A caller that writes the event and keeps stdin open is answered all the same, at once.
+      const open = spawn(process.execPath, [ENGRAM_JS, 'hook', 'user-prompt-submit'], { env: { ...caller, ENGRAM_HOME: env.ENGRAM_HOME }, cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+      let printed = '';
+      open.stdout.setEncoding('utf8').on('data', (d: string) => (printed += d));
+      open.stdin.write(JSON.stringify({ session_id: 's-open-stdin', cwd: root, hook_event_name: 'UserPromptSubmit', prompt: 'Why does src/db.ts retry the watchdog query?' }));
+      const code = await new Promise<number | null>((resolve) => open.on('exit', resolve));
+      open.stdin.destroy();
+      assert.equal(code, 0);
+      assert.match(printed, /watchdog/);
+      assert.match(hookLog(env), /user-prompt-submit s-open-stdin ok \d+ms .*\(memory server\)/);
+
+      const garbage = (await rawRequest(mailbox, '{"argv": 42}')) as { handled: boolean; reason: string };
+      assert.equal(garbage.handled, false);
+      assert.match(garbage.reason, /bad request: argv/);
+      const broken = (await rawRequest(mailbox, '{"argv": ["recall"')) as { handled: boolean; reason: string };
+      assert.match(broken.reason, /bad request: not JSON/);
+      const other = await rawRequest(mailbox, JSON.stringify({ argv: ['recall', '--query', 'x'], cwd: tempDir(), env: {} }));
+      assert.deepEqual(other, { handled: false, reason: 'the project is not open in this window' });
+      const ingest = (await rawRequest(mailbox, JSON.stringify({ argv: ['hook', 'stop'], cwd: root, env: {} }))) as { handled: boolean };
+      assert.equal(ingest.handled, false, 'ingesting hooks run in their own process');
+      const still = await runEngram(['recall', '--query', 'watchdog', '--json'], { env: caller, cwd: root });
+      assert.match(still.stdout, /watchdog/, 'the server goes on after bad requests');
+      const left = readdirSync(mailbox).filter((name) => !name.startsWith('raw-'));
+      assert.deepEqual(left, ['server.pid'], 'callers take their replies and leave nothing behind');
+    } finally {
+      await lsp.close();
+    }
+    assert.equal(existsSync(mailbox), false, 'the mailbox goes with the server');
+  });
+
+  it('runs the command itself when the mailbox is stale, missing, not private or not for its project', async () => {
+    const env = isolatedEnv();
+    const root = project();
+    await runEngram(['remember', '--kind', 'decision', 'Retry the watchdog query twice'], { env, cwd: root });
+    // A server killed without closing its mailbox: its pid names no process, its heartbeat stopped.
+    const stale = tempDir('engram-stale-mailbox-');
+    chmodSync(stale, 0o700);
+    writeFileSync(path.join(stale, 'server.pid'), '999999999');
+    const stopped = new Date(Date.now() - 10_000);
+    utimesSync(path.join(stale, 'server.pid'), stopped, stopped);
+    // Another user could read and answer requests in a folder open to others.
+    const open = tempDir('engram-open-mailbox-');
+    chmodSync(open, 0o755);
+    writeFileSync(path.join(open, 'server.pid'), String(process.pid));
+    for (const mailbox of [stale, open, path.join(tempDir(), 'missing')]) {
+      const started = Date.now();
+      const run = await runEngram(['recall', '--query', 'watchdog', '--json'], { env: { ...env, ENGRAM_MAILBOX: mailbox }, cwd: root });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Retry the watchdog query/);
+      const hook = await runEngram(['hook', 'session-start'], { env: { ...env, ENGRAM_MAILBOX: mailbox }, cwd: root, stdin: JSON.stringify({ session_id: `s-${path.basename(mailbox)}`, cwd: root, source: 'startup' }) });
+      assert.equal(hook.code, 0);
+      assert.match(hook.stdout, /watchdog/);
+      assert.ok(Date.now() - started < 4000, `no waiting for a server that is not there (${Date.now() - started} ms)`);
+      assert.deepEqual((existsSync(mailbox) ? readdirSync(mailbox) : []).filter((name) => name.endsWith('.request')), [], 'no request left there');
+    }
+    // A mailbox that is a link (someone else's folder): not used, and a warning.
+    const linked = path.join(tempDir(), 'linked');
+    symlinkSync(tempDir(), linked);
+    const refused = await serverWithMailbox(env, root, linked, /^Cannot answer hooks in .*is not a folder/);
+    try {
+      const run = await runEngram(['recall', '--query', 'watchdog', '--json'], { env: { ...env, ENGRAM_MAILBOX: linked }, cwd: root });
+      assert.match(run.stdout, /Retry the watchdog query/, 'the command runs on its own');
+    } finally {
+      await refused.close();
+    }
+    // A server of another window's project: the hook runs here.
+    const elsewhere = project();
+    const mailbox = memoryServerMailbox('mailbox-test-2', env.ENGRAM_HOME!);
+    const lsp = await serverWithMailbox(env, elsewhere, mailbox);
+    try {
+      const hook = await runEngram(['hook', 'session-start'], { env: { ...env, ENGRAM_MAILBOX: mailbox }, cwd: root, stdin: JSON.stringify({ session_id: 's-elsewhere', cwd: root, source: 'startup' }) });
+      assert.match(hook.stdout, /watchdog/);
+      assert.match(hookLog(env), /session-start s-elsewhere ok \d+ms/);
+      assert.doesNotMatch(hookLog(env), /s-elsewhere ok .*memory server/);
+    } finally {
+      await lsp.close();
+    }
+  });
+});

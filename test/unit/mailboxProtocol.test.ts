@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { mailboxFolderProblem } from '../../server/src/mailbox/mailboxFolder';
+import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
+import { decodeReply, encodeReply, servedByMemoryServer } from '../../server/src/mailbox/mailboxProtocol';
+import { mailboxRequestSchema } from '../../server/src/mailbox/mailboxRequest';
+import { tempDir } from '../support/tempDirs';
+
+describe("the memory server's mailbox", () => {
+  it("is a folder in the data folder's run/, named by the window alone", () => {
+    assert.equal(memoryServerMailbox('a1b2-c3', '/home/u/.local/share/engram'), path.join('/home/u/.local/share/engram', 'run', 'engram-a1b2-c3'));
+    assert.equal(memoryServerMailbox('a1b2/../c3', '/h'), path.join('/h', 'run', 'engram-a1b2c3'), 'no path tricks in the name');
+    assert.equal(memoryServerMailbox('///', '/h'), path.join('/h', 'run', 'engram-window'));
+  });
+
+  it('must be a private folder of this user, not a link nor a file', { skip: process.platform === 'win32' }, () => {
+    const folder = path.join(tempDir(), 'box');
+    assert.match(mailboxFolderProblem(folder)!, /ENOENT/);
+    mkdirSync(folder, { mode: 0o700 });
+    chmodSync(folder, 0o700);
+    assert.equal(mailboxFolderProblem(folder), null);
+    chmodSync(folder, 0o750);
+    assert.match(mailboxFolderProblem(folder)!, /open to other users \(mode 750\)/);
+    const link = path.join(tempDir(), 'link');
+    symlinkSync(folder, link);
+    assert.match(mailboxFolderProblem(link)!, /is not a folder/);
+    const file = path.join(tempDir(), 'file');
+    writeFileSync(file, '');
+    assert.match(mailboxFolderProblem(file)!, /is not a folder/);
+  });
+
+  it('answers context hooks and recall, and leaves ingesting hooks and batches to their own process', () => {
+    assert.equal(servedByMemoryServer(['hook', 'session-start']), true);
+    assert.equal(servedByMemoryServer(['hook', 'user-prompt-submit']), true);
+    assert.equal(servedByMemoryServer(['recall', '--query', 'x', '--json']), true);
+    for (const argv of [['hook', 'stop'], ['hook', 'pre-compact'], ['hook', 'post-tool-use'], ['hook'], ['recall', '--batch', '-'], ['recall', '--batch=q.jsonl'], ['recall', '--help'], ['remember', 'x'], ['lsp']]) {
+      assert.equal(servedByMemoryServer(argv), false, argv.join(' '));
+    }
+  });
+
+  it('writes a reply as a JSON line and the output as it is, and reads it back exactly', () => {
+    const stdout = `${JSON.stringify({ hookSpecificOutput: { additionalContext: 'Engram memory — "quoted"\n- [constraint] ✓ 𝄞' } })}\n`;
+    for (const reply of [
+      { handled: true as const, exitCode: 0, stdout, stderr: '' },
+      { handled: true as const, exitCode: 2, stdout: '', stderr: 'engram recall: --line needs --file\n' },
+      { handled: true as const, exitCode: 0, stdout: 'a\nb\n', stderr: 'warning\n' },
+      { handled: false as const, reason: 'the project is not open in this window' },
+    ]) {
+      assert.deepEqual(decodeReply(encodeReply(reply)), reply);
+    }
+    assert.ok(encodeReply({ handled: true, exitCode: 0, stdout, stderr: '' }).endsWith(stdout), 'the output is not escaped again');
+    for (const bad of ['', 'no newline', '{"handled": true}\n', '{"handled": true, "exitCode": 0, "stdoutLength": 10}\nshort', '[1]\n', 'null\n', '{"handled": false}\n']) {
+      assert.equal(decodeReply(bad), null, JSON.stringify(bad));
+    }
+  });
+
+  it('takes only a well-formed request', () => {
+    assert.ok(mailboxRequestSchema.safeParse({ argv: ['recall'], cwd: '/p', env: { ENGRAM_WINDOW: 'w' } }).success);
+    for (const bad of [{ argv: [], cwd: '/p', env: {} }, { argv: ['recall'], cwd: '', env: {} }, { argv: ['recall'], cwd: '/p', env: { PATH: '/evil' } }, { argv: ['recall'], cwd: '/p', env: {}, extra: 1 }, null, 'recall']) {
+      assert.equal(mailboxRequestSchema.safeParse(bad).success, false, JSON.stringify(bad));
+    }
+  });
+});
