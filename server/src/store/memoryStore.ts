@@ -22,6 +22,7 @@ export interface FileMemoryTally {
 const CANDIDATE_ROWS_KEPT = 50_000;
 const NEIGHBOUR_LISTS_KEPT = 2048;
 const WHOLE_MEMORIES_KEPT = 4096;
+const TEXTS_KEPT = 8192;
 
 /** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
 export interface CandidateRow {
@@ -215,6 +216,13 @@ export class MemoryStore {
    * must not change them.
    */
   private readonly wholeMemories = new GenerationMap<number, Memory>(WHOLE_MEMORIES_KEPT);
+  /**
+   * Indexed texts of recent text-search matches and of the file's other memories, which recall
+   * reads to see which query words each contains: ~1.4 ms a recall for a busy file.
+   */
+  private readonly texts = new GenerationMap<number, string>(TEXTS_KEPT);
+  private textsKeptMax = 0;
+  private readonly memoryCounts = new GenerationMap<'all', Omit<MemoryCounts, 'sessions'>>(1);
   private termStatsOfStore: TermStats | undefined;
 
   constructor(
@@ -436,8 +444,25 @@ export class MemoryStore {
   /** The indexed text of memories (title, why, tags, then the body), at most `max` characters each. */
   ftsTexts(rowids: readonly number[], max: number): Map<number, string> {
     if (!rowids.length) return new Map();
-    const rows = this.statements.ftsTexts.all({ rowids: JSON.stringify(rowids), max }) as { rowid: number; text: string }[];
-    return new Map(rows.map((r) => [r.rowid, r.text]));
+    if (max !== this.textsKeptMax) {
+      this.textsKeptMax = max;
+      this.texts.sync(-1);
+    }
+    this.texts.sync(this.generation());
+    const found = new Map<number, string>();
+    const missing: number[] = [];
+    for (const rowid of rowids) {
+      const text = this.texts.get(rowid);
+      if (text === undefined) missing.push(rowid);
+      else found.set(rowid, text);
+    }
+    if (missing.length) {
+      for (const row of this.statements.ftsTexts.all({ rowids: JSON.stringify(missing), max }) as { rowid: number; text: string }[]) {
+        this.texts.set(row.rowid, row.text);
+        found.set(row.rowid, row.text);
+      }
+    }
+    return found;
   }
 
   /** Rowids of a session's active memories of some kinds, newest first. */
@@ -595,7 +620,18 @@ export class MemoryStore {
     return 'updated';
   }
 
+  /**
+   * Counts by status, kind and pin. The memory server asks once a second after any write (a hook's
+   * injection log, too), and counting 100,000 memories takes ~13 ms that a hook arriving then would
+   * wait for: kept until a memory changes. Sessions are counted each time (a small table).
+   */
   counts(): MemoryCounts {
+    this.memoryCounts.sync(this.generation());
+    const counts = this.memoryCounts.getOrCompute('all', () => this.countMemories());
+    return { ...counts, sessions: (this.statements.countSessions.get() as { n: number }).n };
+  }
+
+  private countMemories(): Omit<MemoryCounts, 'sessions'> {
     const byKind = Object.fromEntries(MEMORY_KINDS.map((k) => [k, 0])) as Record<MemoryKind, number>;
     const byStatus: Record<MemoryStatus, number> = { active: 0, archived: 0, forgotten: 0 };
     let total = 0;
@@ -606,8 +642,7 @@ export class MemoryStore {
     }
     const pinned = { soft: 0, hard: 0 };
     for (const row of this.statements.countPinned.all() as { pin: 'soft' | 'hard'; n: number }[]) pinned[row.pin] = row.n;
-    const sessions = (this.statements.countSessions.get() as { n: number }).n;
-    return { total, byStatus, byKind, pinned, sessions };
+    return { total, byStatus, byKind, pinned };
   }
 
   schemaVersion(): number {
