@@ -128,8 +128,10 @@ function tempProfileEnv(baseDir, env = {}) {
     XDG_CONFIG_HOME: env.XDG_CONFIG_HOME ?? join(baseDir, 'xdg-config'),
     XDG_DATA_HOME: env.XDG_DATA_HOME ?? join(baseDir, 'xdg-data'),
     XDG_CACHE_HOME: env.XDG_CACHE_HOME ?? join(baseDir, 'xdg-cache'),
+    // Where the window's memory server keeps its mailbox: private, as a login session's is.
+    XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR ?? join(baseDir, 'xdg-runtime'),
   };
-  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dirs;
 }
 

@@ -9,7 +9,9 @@ import { mailboxRequestSchema } from '../../server/src/mailbox/mailboxRequest';
 import { tempDir } from '../support/tempDirs';
 
 describe("the memory server's mailbox", () => {
-  it("is a folder in the data folder's run/, named by the window alone", () => {
+  it("is a folder in the user's runtime directory, else in the data folder's run/, named by the window", () => {
+    assert.equal(memoryServerMailbox('a1b2-c3', '/h', '/run/user/1000'), path.join('/run/user/1000', 'engram', 'engram-a1b2-c3'));
+    assert.equal(memoryServerMailbox('a1b2-c3', '/h', 'relative'), path.join('/h', 'run', 'engram-a1b2-c3'), 'a relative runtime directory is not one');
     assert.equal(memoryServerMailbox('a1b2-c3', '/home/u/.local/share/engram'), path.join('/home/u/.local/share/engram', 'run', 'engram-a1b2-c3'));
     assert.equal(memoryServerMailbox('a1b2/../c3', '/h'), path.join('/h', 'run', 'engram-a1b2c3'), 'no path tricks in the name');
     assert.equal(memoryServerMailbox('///', '/h'), path.join('/h', 'run', 'engram-window'));

@@ -7,5 +7,5 @@ import { engramHome } from '../../../server/src/store/paths';
  * start, the integrated terminals through ENGRAM_MAILBOX.
  */
 export function windowMailbox(): string {
-  return memoryServerMailbox(vscode.env.sessionId, engramHome(process.env));
+  return memoryServerMailbox(vscode.env.sessionId, engramHome(process.env), process.env.XDG_RUNTIME_DIR);
 }
