@@ -3,14 +3,14 @@
 // edit during the test and a search result; pinning and forgetting from the panel shows in the
 // timeline and in hover; screenshots of both in light and dark themes.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { openProject } from '../../server/src/project';
-import { REPO_ROOT } from '../support/engramProcess';
+import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
-import { tempDir } from '../support/tempDirs';
+import { isolatedEnv, tempDir } from '../support/tempDirs';
 import { startDemoVsCode, type CodeServer } from './support/demoVsCode';
 import { clickCodeLens, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
 
@@ -140,6 +140,18 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     assert.match(text, /src\/db\.ts, lines 5–13/);
     const card = await sidebarCard(page, CONSTRAINT);
     for (const action of ['Unpin', 'Edit', 'Copy as context', 'Forget']) assert.equal(await card.getByText(action, { exact: true }).count(), 1, action);
+  });
+
+  it("answers `engram recall` through the window's mailbox in the runtime directory", async () => {
+    const runtime = path.join(server.tempDir, 'xdg-runtime', 'engram');
+    const mailbox = await waitFor('the window\'s mailbox', async () => {
+      const names = existsSync(runtime) ? readdirSync(runtime) : [];
+      return names.length === 1 && existsSync(path.join(runtime, names[0]!, 'server.pid')) ? path.join(runtime, names[0]!) : undefined;
+    });
+    // A caller with an empty data folder of its own: only the window's server knows the demo's memories.
+    const run = await runEngram(['recall', '--file', 'src/db.ts', '--query', 'bound parameters', '--json'], { env: { ...isolatedEnv(), ENGRAM_MAILBOX: mailbox }, cwd: demoDir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /bound parameters/);
   });
 
   it('records an edit saved during the test as a diff memory: the panel shows it and opens it in the diff editor', async () => {

@@ -7,6 +7,8 @@ export interface CodeServer {
   readonly folderUrl: string;
   readonly userDataDir: string;
   readonly logFile: string;
+  /** Its temporary HOME and XDG folders, the runtime directory among them. */
+  readonly tempDir: string;
   readonly pid: number;
   stop(): Promise<void>;
 }
