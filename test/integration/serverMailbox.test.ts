@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
@@ -95,6 +95,14 @@ describe("the memory server answers hooks and `engram recall` from the window's 
       assert.match(still.stdout, /watchdog/, 'the server goes on after bad requests');
       const left = readdirSync(mailbox).filter((name) => !name.startsWith('raw-'));
       assert.deepEqual(left, ['server.pid'], 'callers take their replies and leave nothing behind');
+
+      // Someone removes the mailbox: the server says so once and stops answering there.
+      rmSync(mailbox, { recursive: true, force: true });
+      await lsp.waitFor('window/logMessage', (p) => /was removed; hooks and `engram recall` start their own process now/.test((p as { message: string }).message), 5000);
+      const afterRemoval = await runEngram(['recall', '--query', 'watchdog', '--json'], { env: { ...env, ENGRAM_MAILBOX: mailbox }, cwd: root });
+      assert.match(afterRemoval.stdout, /watchdog/, 'the command runs on its own');
+      const removedLines = (lsp.received.get('window/logMessage') ?? []).filter((p) => /was removed/.test((p as { message: string }).message));
+      assert.equal(removedLines.length, 1, 'said once, not every second');
     } finally {
       await lsp.close();
     }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { mailboxFolderProblem } from './mailboxFolder';
 import { encodeReply, HEARTBEAT_MS, MAILBOX_PID_FILE, REPLY_SUFFIX, REQUEST_ID, REQUEST_SUFFIX, TAKEN_SUFFIX, WRITING_SUFFIX, type MailboxReply, type MailboxRequest } from './mailboxProtocol';
@@ -150,6 +150,12 @@ export function openMailbox(folder: string, handle: (request: MailboxRequest) =>
     }
   };
   const sweeper = setInterval(() => {
+    if (!existsSync(pidFile)) {
+      // Removed by someone else: say so once, not every second; callers now run on their own.
+      log.warn(`Mailbox ${folder} was removed; hooks and \`engram recall\` start their own process now.`);
+      stop();
+      return;
+    }
     void drain();
     try {
       const now = new Date();
