@@ -92,13 +92,17 @@ function toRequest(r: { query?: string; file?: string; line?: number; symbol?: s
 }
 
 /**
- * Target 1: recall() against the store, as the server and the CLI call it. The three kinds of
+ * Target 1: recall() against the store, as the memory server calls it (its store keeps every
+ * memory's scoring row: the first recall loads them, timed on its own). The three kinds of
  * request take turns, so the overall numbers weigh them equally.
  */
 function benchInProcess(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFixture): void {
-  const project = openProject(root, env);
+  const project = openProject(root, env, { resident: true });
   try {
     const options = { weights: project.recallWeights, usage: project.usage };
+    const loadStart = performance.now();
+    recall(project.store, { file: fixture.files[0]!.path, limit: 10 }, options);
+    console.log(`${'recall() in-process, first (loads every scoring row)'.padEnd(58)} ${(performance.now() - loadStart).toFixed(0).padStart(7)} ms`);
     const mixes: RecallMix[] = ['query only', 'file + line + symbol', 'file + query'];
     const requests = mixes.map((mix, i) => generateRequests(fixture, REQUESTS_PER_MIX + WARM_UP, mix, SEED + 10 + i).map(toRequest));
     const samples = mixes.map((): number[] => []);

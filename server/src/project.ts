@@ -54,7 +54,15 @@ export interface Project {
   close(): void;
 }
 
-export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env): Project {
+export interface OpenProjectOptions {
+  /**
+   * For the memory server, which lives as long as the window: keep every memory's scoring row in
+   * memory (~300 bytes a memory), so recall reads none from SQLite (store/rowCaches.ts).
+   */
+  readonly resident?: boolean;
+}
+
+export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env, options: OpenProjectOptions = {}): Project {
   const root = resolveProjectRoot(folder, env);
   const { config, problem } = readEngramConfig(env);
   const { patterns, errors } = compileUserPatterns(config.redact.patterns);
@@ -63,7 +71,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
   return {
     root,
     databaseFile: file,
-    store: new MemoryStore(db, redactor),
+    store: new MemoryStore(db, redactor, { resident: options.resident }),
     snapshots: new SnapshotStore(db),
     sessions: new SessionStore(db),
     ingestOffsets: new IngestOffsetStore(db),

@@ -67,7 +67,7 @@ export class ProjectRegistry {
     if (existing) return existing;
     if (this.problems.has(root)) return null;
     try {
-      const project = openProject(root);
+      const project = openProject(root, process.env, { resident: true });
       this.projects.set(root, project);
       this.onOpened(project);
       return project;

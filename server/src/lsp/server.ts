@@ -44,6 +44,8 @@ const CAPACITY_EVERY_MS = 10 * 60_000;
 
 /** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
 const EXTERNAL_WRITE_POLL_MS = 1000;
+/** After opening a project, when the memory server reads recall's scoring rows into memory. */
+const PRELOAD_AFTER_MS = 3000;
 
 /**
  * The long-lived memory server, one per VS Code window, speaking LSP over stdio or node-ipc
@@ -100,6 +102,17 @@ export function runLanguageServer(): Connection {
       connection.console.warn(notice);
       void connection.window.showWarningMessage(`Engram: ${notice}`);
     }
+    // Recall's resident scoring rows (~1 s at 100,000 memories), loaded once the window has
+    // settled rather than by the first hover or hook.
+    setTimeout(() => {
+      try {
+        const start = Date.now();
+        const rows = project.store.keepEveryCandidate();
+        if (rows) connection.console.info(`Loaded recall's scoring rows of ${rows} memories in ${Date.now() - start} ms.`);
+      } catch (error) {
+        connection.console.warn(`Loading recall's scoring rows failed (recall reads them as it goes): ${(error as Error).message}`);
+      }
+    }, PRELOAD_AFTER_MS).unref();
   });
 
   function currentStatus(): ServerStatusParams {

@@ -41,6 +41,17 @@ export class GenerationMap<K, V> {
     return value;
   }
 
+  /** Forgets one value (a memory that changed), keeping the rest. */
+  delete(key: K): void {
+    this.young.delete(key);
+    this.old.delete(key);
+  }
+
+  clear(): void {
+    this.young.clear();
+    this.old.clear();
+  }
+
   set(key: K, value: V): void {
     this.young.set(key, value);
     if (this.young.size >= Math.max(1, this.capacity / 2)) {

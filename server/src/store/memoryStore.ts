@@ -2,12 +2,15 @@ import type { Statement } from 'better-sqlite3';
 import { Redactor } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
+import { CandidateReader, type CandidateRow } from './candidateRows';
+import { RowCaches } from './rowCaches';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
 import { BulkImport } from './bulkImport';
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
+import { GENERATION_SQL, MemoryChangeLog } from './memoryChangeLog';
 import { TermStats } from './termStats';
 import { renamedPath } from './paths';
 
@@ -19,25 +22,9 @@ export interface FileMemoryTally {
   readonly bySymbol: ReadonlyMap<string, { readonly count: number; readonly ids: readonly MemoryId[] }>;
 }
 
-const CANDIDATE_ROWS_KEPT = 50_000;
 const NEIGHBOUR_LISTS_KEPT = 2048;
-const WHOLE_MEMORIES_KEPT = 4096;
-const TEXTS_KEPT = 8192;
 
-/** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
-export interface CandidateRow {
-  readonly rowid: number;
-  readonly id: MemoryId;
-  readonly kind: MemoryKind;
-  readonly pin: PinLevel;
-  readonly status: MemoryStatus;
-  readonly importance: number;
-  readonly updatedAt: number;
-  readonly files: readonly string[];
-  readonly symbols: readonly string[];
-  readonly anchor: { readonly path: string; readonly startLine: number; readonly endLine: number; readonly stale: boolean } | null;
-  readonly glob: string | null;
-}
+export type { CandidateRow } from './candidateRows';
 
 export interface MemoryCounts {
   readonly total: number;
@@ -160,6 +147,7 @@ export class MemoryStore {
     bySourceRef: Statement;
     bySourceRefPrefix: Statement;
     byRowid: Statement;
+    byRowidList: Statement;
     rowidOf: Statement;
     all: Statement;
     constraintsForFile: Statement;
@@ -208,27 +196,21 @@ export class MemoryStore {
    * again and again, and a busy folder's cost SQLite a sort of thousands of rows (~0.5 ms).
    */
   private readonly neighbourRowids = new GenerationMap<string, readonly number[]>(NEIGHBOUR_LISTS_KEPT);
-  /** Scoring data of recent recall candidates (~300 bytes each, ~15 MB when full): a server recalls for the same files again and again. */
-  private readonly candidateRows = new GenerationMap<number, CandidateRow>(CANDIDATE_ROWS_KEPT);
-  /**
-   * Whole memories of recent recall results (~2 KB each): every hook reads its top results whole,
-   * ~30 µs a row with their files, symbols and anchor, and they are mostly the same ones. Callers
-   * must not change them.
-   */
-  private readonly wholeMemories = new GenerationMap<number, Memory>(WHOLE_MEMORIES_KEPT);
-  /**
-   * Indexed texts of recent text-search matches and of the file's other memories, which recall
-   * reads to see which query words each contains: ~1.4 ms a recall for a busy file.
-   */
-  private readonly texts = new GenerationMap<number, string>(TEXTS_KEPT);
+  /** Scoring rows, indexed texts and whole memories, kept until the memory changes (store/rowCaches.ts). */
+  private readonly rows: RowCaches;
+  private readonly candidateReader: CandidateReader;
   private textsKeptMax = 0;
   private readonly memoryCounts = new GenerationMap<'all', Omit<MemoryCounts, 'sessions'>>(1);
   private termStatsOfStore: TermStats | undefined;
 
+  /** `resident`: a long-running process keeps every memory's scoring row in memory (RowCaches). */
   constructor(
     private readonly db: SqliteDatabase,
     private readonly redactor: Redactor = new Redactor(),
+    options: { readonly resident?: boolean } = {},
   ) {
+    this.rows = new RowCaches(new MemoryChangeLog(db), options.resident ?? false);
+    this.candidateReader = new CandidateReader(db);
     this.statements = lazyStatements({
       insert: () => db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
         VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @sourceRef, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
@@ -247,6 +229,7 @@ export class MemoryStore {
       insertFts: () => db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
       byId: () => db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
       byRowid: () => db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
+      byRowidList: () => db.prepare(`${SELECT_MEMORY} WHERE m.rowid IN (SELECT value FROM json_each(?))`),
       bySourceRef: () => db.prepare(`${SELECT_MEMORY} WHERE m.source_ref = ?`),
       bySourceRefPrefix: () => db.prepare(`${SELECT_MEMORY} WHERE m.source_ref >= @prefix AND m.source_ref < @prefix || char(1114111) ORDER BY m.source_ref`),
       rowidOf: () => db.prepare('SELECT rowid FROM memories WHERE id = ?'),
@@ -309,8 +292,8 @@ export class MemoryStore {
       countPinned: () => db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
       countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
-      generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
-      generationWithUsage: () => db.prepare('SELECT n + usage_n FROM memory_generation WHERE id = 1').pluck(),
+      generation: () => db.prepare(GENERATION_SQL).pluck(),
+      generationWithUsage: () => db.prepare(`SELECT (${GENERATION_SQL}) + usage_n FROM memory_generation WHERE id = 1`).pluck(),
       importedAt: () => db.prepare('SELECT updated_at AS updatedAt FROM memories WHERE id = ?'),
       fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
         WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint'`).pluck(),
@@ -376,33 +359,34 @@ export class MemoryStore {
     return this.constraintLists.getOrCompute('untagged', () => (this.statements.untaggedConstraints.all() as MemoryRow[]).map(rowToMemory));
   }
 
+  /**
+   * A resident store (the memory server) reads every memory's scoring row now, not at the next
+   * recall; returns how many, or 0 when there was nothing to do.
+   */
+  keepEveryCandidate(): number {
+    const rows = this.rows;
+    rows.sync(this.generation());
+    if (!rows.resident || rows.hasEveryCandidate) return 0;
+    const all = this.candidateReader.all();
+    rows.keepEveryCandidate(all);
+    return all.length;
+  }
+
   /** Scoring data for the given rows (any status); unknown rowids are left out. */
   candidates(rowids: readonly number[]): CandidateRow[] {
     if (!rowids.length) return [];
-    this.candidateRows.sync(this.generation());
-    const missing = rowids.filter((rowid) => this.candidateRows.get(rowid) === undefined);
-    if (missing.length) for (const row of this.readCandidates(missing)) this.candidateRows.set(row.rowid, row);
-    return rowids.flatMap((rowid) => this.candidateRows.get(rowid) ?? []);
-  }
-
-  private readCandidates(rowids: readonly number[]): CandidateRow[] {
-    const rows = this.statements.candidates.all(JSON.stringify(rowids)) as {
-      rowid: number; id: string; kind: MemoryKind; pin: PinLevel; status: MemoryStatus; importance: number; updated_at: number;
-      files_json: string; symbols_json: string; anchor_path: string | null; start_line: number | null; end_line: number | null; stale: number | null; glob: unknown;
-    }[];
-    return rows.map((r) => ({
-      rowid: r.rowid,
-      id: r.id as MemoryId,
-      kind: r.kind,
-      pin: r.pin,
-      status: r.status,
-      importance: r.importance,
-      updatedAt: r.updated_at,
-      files: JSON.parse(r.files_json) as string[],
-      symbols: JSON.parse(r.symbols_json) as string[],
-      anchor: r.anchor_path === null ? null : { path: r.anchor_path, startLine: r.start_line!, endLine: r.end_line!, stale: r.stale === 1 },
-      glob: typeof r.glob === 'string' ? r.glob : null,
-    }));
+    const rows = this.rows;
+    this.keepEveryCandidate();
+    const found: CandidateRow[] = [];
+    let missing: number[] | undefined;
+    for (const rowid of rowids) {
+      const row = rows.candidates.get(rowid);
+      if (row) found.push(row);
+      else (missing ??= []).push(rowid);
+    }
+    if (!missing) return found;
+    for (const row of this.candidateReader.byRowids(missing)) rows.candidates.set(row.rowid, row);
+    return rowids.flatMap((rowid) => rows.candidates.get(rowid) ?? []);
   }
 
   /** Rowids of full-text matches with their bm25 rank (negative; lower is better), best first. */
@@ -444,21 +428,22 @@ export class MemoryStore {
   /** The indexed text of memories (title, why, tags, then the body), at most `max` characters each. */
   ftsTexts(rowids: readonly number[], max: number): Map<number, string> {
     if (!rowids.length) return new Map();
+    const texts = this.rows.texts;
+    this.rows.sync(this.generation());
     if (max !== this.textsKeptMax) {
       this.textsKeptMax = max;
-      this.texts.sync(-1);
+      texts.clear();
     }
-    this.texts.sync(this.generation());
     const found = new Map<number, string>();
     const missing: number[] = [];
     for (const rowid of rowids) {
-      const text = this.texts.get(rowid);
+      const text = texts.get(rowid);
       if (text === undefined) missing.push(rowid);
       else found.set(rowid, text);
     }
     if (missing.length) {
       for (const row of this.statements.ftsTexts.all({ rowids: JSON.stringify(missing), max }) as { rowid: number; text: string }[]) {
-        this.texts.set(row.rowid, row.text);
+        texts.set(row.rowid, row.text);
         found.set(row.rowid, row.text);
       }
     }
@@ -486,19 +471,20 @@ export class MemoryStore {
 
   /** Full memories for rowids, in the order given. */
   byRowids(rowids: readonly number[]): Memory[] {
-    this.wholeMemories.sync(this.generation());
+    const whole = this.rows.whole;
+    this.rows.sync(this.generation());
+    const missing = rowids.filter((rowid) => whole.get(rowid) === undefined);
+    // One statement for all that are not kept: a recall's top ten cost ten statements (~30 µs each).
+    if (missing.length === 1) {
+      const row = this.statements.byRowid.get(missing[0]) as MemoryRow | undefined;
+      if (row) whole.set(row.rowid, rowToMemory(row));
+    } else if (missing.length) {
+      for (const row of this.statements.byRowidList.all(JSON.stringify(missing)) as MemoryRow[]) whole.set(row.rowid, rowToMemory(row));
+    }
     const found: Memory[] = [];
     for (const rowid of rowids) {
-      const kept = this.wholeMemories.get(rowid);
-      if (kept) {
-        found.push(kept);
-        continue;
-      }
-      const row = this.statements.byRowid.get(rowid) as MemoryRow | undefined;
-      if (!row) continue;
-      const memory = rowToMemory(row);
-      this.wholeMemories.set(rowid, memory);
-      found.push(memory);
+      const memory = whole.get(rowid);
+      if (memory) found.push(memory);
     }
     return found;
   }
@@ -659,7 +645,23 @@ export class MemoryStore {
    * of query results about memories is valid for.
    */
   generation(): number {
-    return this.statements.generation.get() as number;
+    return this.heldGeneration ?? (this.statements.generation.get() as number);
+  }
+
+  private heldGeneration: number | undefined;
+
+  /**
+   * Runs `read` with the generation read once: a recall asks at every step (candidates, texts,
+   * neighbours, whole memories), ~5 µs a time. For reads only: a write inside would not move it.
+   */
+  atOneGeneration<T>(read: () => T): T {
+    if (this.heldGeneration !== undefined) return read();
+    this.heldGeneration = this.statements.generation.get() as number;
+    try {
+      return read();
+    } finally {
+      this.heldGeneration = undefined;
+    }
   }
 
   /** Changes with the generation and whenever a memory is shown or acted on (migration 009): for what ranks by usage. */

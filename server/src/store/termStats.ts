@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
+import { GENERATION_SQL } from './memoryChangeLog';
 
 /** Below this many memories FTS5 ranks every match in about a millisecond: no count is kept. */
 export const TERM_STATS_MIN_ROWS = 2000;
@@ -39,7 +40,7 @@ export class TermStats {
       setState: () =>
         db.prepare(`INSERT INTO term_stats_state (id, rows, generation, counted_at) VALUES (1, @rows, @generation, @now)
           ON CONFLICT (id) DO UPDATE SET rows = excluded.rows, generation = excluded.generation, counted_at = excluded.counted_at`),
-      generation: () => db.prepare('SELECT n FROM memory_generation WHERE id = 1').pluck(),
+      generation: () => db.prepare(GENERATION_SQL).pluck(),
     });
   }
 

@@ -7,6 +7,7 @@ import * as statusIndexes from './006-status-indexes';
 import * as compactions from './007-compactions';
 import * as memoryGeneration from './008-memory-generation';
 import * as termStats from './009-term-stats';
+import * as memoryChanges from './010-memory-changes';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, sql: compactions.sql },
   { version: 8, sql: memoryGeneration.sql },
   { version: 9, sql: termStats.sql },
+  { version: 10, sql: memoryChanges.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,63 @@
+import type { Memory } from '../memory/types';
+import type { CandidateRow } from './candidateRows';
+import { GenerationMap } from './generationMap';
+import type { MemoryChangeLog } from './memoryChangeLog';
+
+const CANDIDATE_ROWS_KEPT = 50_000;
+const WHOLE_MEMORIES_KEPT = 4096;
+const TEXTS_KEPT = 8192;
+
+/**
+ * What is kept of single memories (recall's scoring rows, indexed texts, whole memories), and
+ * kept across writes: when the generation moves, the change log (schema v10) says which
+ * memories changed and only those are dropped. Before it, a hook's write threw away everything.
+ *
+ * Resident (the memory server): every memory's scoring row is kept (~300 bytes a memory, ~30 MB
+ * at 100,000) and recall reads none from SQLite. Otherwise the recently used ones.
+ */
+export class RowCaches {
+  readonly candidates: GenerationMap<number, CandidateRow>;
+  readonly texts = new GenerationMap<number, string>(TEXTS_KEPT);
+  readonly whole = new GenerationMap<number, Memory>(WHOLE_MEMORIES_KEPT);
+  private generation = -1;
+  private everyCandidate = false;
+
+  constructor(
+    private readonly changeLog: MemoryChangeLog,
+    readonly resident: boolean,
+  ) {
+    this.candidates = new GenerationMap(resident ? Infinity : CANDIDATE_ROWS_KEPT);
+  }
+
+  /**
+   * Brings the caches to `generation`: drops the memories changed since (read again when asked
+   * for), or everything when the log cannot tell.
+   */
+  sync(generation: number): void {
+    if (generation === this.generation) return;
+    const changed = this.generation < 0 ? null : this.changeLog.changedBetween(this.generation, generation);
+    this.generation = generation;
+    if (changed === null) {
+      this.candidates.clear();
+      this.texts.clear();
+      this.whole.clear();
+      this.everyCandidate = false;
+      return;
+    }
+    for (const rowid of changed) {
+      this.candidates.delete(rowid);
+      this.texts.delete(rowid);
+      this.whole.delete(rowid);
+    }
+  }
+
+  /** Whether every memory's scoring row was loaded (and changed ones are read again on demand). */
+  get hasEveryCandidate(): boolean {
+    return this.everyCandidate;
+  }
+
+  keepEveryCandidate(rows: readonly CandidateRow[]): void {
+    for (const row of rows) this.candidates.set(row.rowid, row);
+    this.everyCandidate = true;
+  }
+}
