@@ -80,16 +80,16 @@ function folderOf(file: string): string {
 }
 
 /** 1 for the file itself, 0.5 for its folder, 0.3 for a file open in the editor, else 0. */
-function fileProximity(row: CandidateRow, request: RecallRequest): ScorePart | null {
+function fileProximity(row: CandidateRow, request: RecallRequest, explain: boolean): ScorePart | null {
   const { file } = request;
   if (file) {
-    if (row.files.includes(file) || row.anchor?.path === file) return { reason: `about ${file}`, points: 1 };
-    if (row.glob && globMatches(row.glob, file)) return { reason: `applies to ${row.glob}`, points: 1 };
+    if (row.files.includes(file) || row.anchor?.path === file) return { reason: explain ? `about ${file}` : '', points: 1 };
+    if (row.glob && globMatches(row.glob, file)) return { reason: explain ? `applies to ${row.glob}` : '', points: 1 };
     const folder = folderOf(file);
-    if (row.files.some((f) => folderOf(f) === folder)) return { reason: `same folder as ${file}`, points: 0.5 };
+    if (row.files.some((f) => folderOf(f) === folder)) return { reason: explain ? `same folder as ${file}` : '', points: 0.5 };
   }
   const open = request.openFiles?.find((f) => row.files.includes(f));
-  return open ? { reason: `about ${open}, open in the editor`, points: 0.3 } : null;
+  return open ? { reason: explain ? `about ${open}, open in the editor` : '', points: 0.3 } : null;
 }
 
 /** Text matches of recent queries per store, valid while no memory changes (MemoryStore.generation). */
@@ -121,24 +121,29 @@ function projectWide(row: CandidateRow, request: RecallRequest): ScorePart | nul
 }
 
 /** 1 for the symbol at the cursor (or pinned code under it), 0.6 for its container or members. */
-function symbolMatch(row: CandidateRow, request: RecallRequest): ScorePart | null {
+function symbolMatch(row: CandidateRow, request: RecallRequest, explain: boolean): ScorePart | null {
   if (request.line !== undefined && row.anchor && !row.anchor.stale && row.anchor.path === request.file && request.line >= row.anchor.startLine && request.line <= row.anchor.endLine) {
-    return { reason: `pinned to line ${request.line + 1}`, points: 1 };
+    return { reason: explain ? `pinned to line ${request.line + 1}` : '', points: 1 };
   }
   const symbol = request.symbol;
   if (!symbol) return null;
   // Names repeat across files (`close`, `main`): with a file in focus, only its own symbols count.
   if (request.file && !row.files.includes(request.file) && row.anchor?.path !== request.file) return null;
-  if (row.symbols.includes(symbol)) return { reason: `about ${symbol}`, points: 1 };
-  const related = row.symbols.find((s) => symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`));
-  return related ? { reason: `about ${related}, related to ${symbol}`, points: 0.6 } : null;
+  if (row.symbols.includes(symbol)) return { reason: explain ? `about ${symbol}` : '', points: 1 };
+  const related = row.symbols.find((s) => isMemberOf(symbol, s) || isMemberOf(s, symbol));
+  return related ? { reason: explain ? `about ${related}, related to ${symbol}` : '', points: 0.6 } : null;
 }
 
 /** Laplace-smoothed share of showings that were acted on, centred on 0: [-1, 1]. */
-function usageScore(usage: Usage | undefined): ScorePart | null {
+function usageScore(usage: Usage | undefined, explain: boolean): ScorePart | null {
   if (!usage || usage.shown === 0) return null;
   const points = 2 * ((usage.acted + 1) / (usage.shown + 2) - 0.5);
-  return { reason: `shown ${usage.shown}×, used ${usage.acted}×`, points };
+  return { reason: explain ? `shown ${usage.shown}×, used ${usage.acted}×` : '', points };
+}
+
+/** `Parser.parseExpr` is a member of `Parser` (without building `Parser.` for every candidate). */
+function isMemberOf(member: string, container: string): boolean {
+  return member.length > container.length && member.charCodeAt(container.length) === 46 && member.startsWith(container);
 }
 
 /**
@@ -149,6 +154,10 @@ function usageScore(usage: Usage | undefined): ScorePart | null {
  * project-wide constraints), so the cost does not grow with the size of the store.
  */
 export function recall(store: MemoryStore, request: RecallRequest, options: RecallOptions = {}): ScoredMemory[] {
+  return store.atOneGeneration(() => recallAtOneGeneration(store, request, options));
+}
+
+function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, options: RecallOptions): ScoredMemory[] {
   const w = options.weights ?? DEFAULT_WEIGHTS;
   const now = options.now ?? Date.now();
   const matches = request.query ? textMatches(store, request.query, options.rankedPostings ?? RANKED_POSTINGS) : null;
@@ -178,42 +187,49 @@ export function recall(store: MemoryStore, request: RecallRequest, options: Reca
   const usage = options.usage?.byRowid(rows.map((r) => r.rowid)) ?? new Map<number, Usage>();
   const bestRank = Math.min(-1e-9, ...text.values());
 
-  const scored = rows.map((row) => {
+  const score = (row: CandidateRow, explain: boolean) => {
     // Relevance: how well the memory matches what was asked and where.
     const relevance: ScorePart[] = [];
     const prior: ScorePart[] = [];
     const add = (into: ScorePart[], part: ScorePart | null, weight: number) => {
       if (part && part.points !== 0 && weight !== 0) into.push({ reason: part.reason, points: part.points * weight });
     };
+    // Reasons are worded only for the results shown: hundreds of candidates are scored per recall.
+    const reason = (words: () => string) => (explain ? words() : '');
     const rank = text.get(row.rowid);
     if (rank !== undefined) add(relevance, { reason: 'text match', points: rank / bestRank }, w.text);
-    add(relevance, fileProximity(row, request) ?? projectWide(row, request), w.file);
-    add(relevance, symbolMatch(row, request), w.symbol);
+    add(relevance, fileProximity(row, request, explain) ?? projectWide(row, request), w.file);
+    add(relevance, symbolMatch(row, request, explain), w.symbol);
     if (!relevance.length) relevance.push({ reason: 'recent', points: BASE_RELEVANCE });
     // Priors: what the memory is worth anywhere. They scale relevance, never replace it, so a
     // pinned rule does not outrank a clearly better match for an explicit question.
     const ageDays = Math.max(0, now - row.updatedAt) / DAY_MS;
-    add(prior, { reason: `updated ${ageDays < 1 ? 'today' : `${Math.round(ageDays)} d ago`}`, points: Math.pow(0.5, ageDays / w.halfLifeDays) }, w.recency);
+    add(prior, { reason: reason(() => `updated ${ageDays < 1 ? 'today' : `${Math.round(ageDays)} d ago`}`), points: Math.pow(0.5, ageDays / w.halfLifeDays) }, w.recency);
     add(prior, { reason: row.kind, points: KIND_WEIGHT[row.kind] }, w.kind);
-    add(prior, { reason: `importance ${row.importance}`, points: row.importance }, w.importance);
-    if (row.pin !== 'none') add(prior, { reason: `${row.pin} pin`, points: row.pin === 'hard' ? 1 : 0.5 }, w.pin);
-    add(prior, usageScore(usage.get(row.rowid)), w.usage);
+    add(prior, { reason: reason(() => `importance ${row.importance}`), points: row.importance }, w.importance);
+    if (row.pin !== 'none') add(prior, { reason: reason(() => `${row.pin} pin`), points: row.pin === 'hard' ? 1 : 0.5 }, w.pin);
+    add(prior, usageScore(usage.get(row.rowid), explain), w.usage);
     if (row.status === 'archived') prior.push({ reason: 'archived', points: -ARCHIVED_PENALTY * PRIOR_SCALE });
-    const base = relevance.reduce((sum, p) => sum + p.points, 0);
-    const lift = prior.reduce((sum, p) => sum + p.points, 0) / PRIOR_SCALE;
+    let base = 0;
+    for (const p of relevance) base += p.points;
+    let lift = 0;
+    for (const p of prior) lift += p.points;
+    lift /= PRIOR_SCALE;
     const multiplier = Math.max(MIN_MULTIPLIER, 1 + lift);
     // Shown as additive parts that sum to the score: relevance as is (less what a floor on the
     // multiplier adds back), and each prior as its share of the lift.
     const floorShift = multiplier - (1 + lift);
-    const parts = [
-      ...relevance.map((p) => ({ reason: p.reason, points: round(p.points * (1 + floorShift)) })),
-      ...prior.map((p) => ({ reason: p.reason, points: round((base * p.points) / PRIOR_SCALE) })),
-    ];
-    const score = round(base * multiplier);
-    return { row, parts, score, relevance: round(base), textRank: rank };
-  });
+    const parts = explain
+      ? [
+          ...relevance.map((p) => ({ reason: p.reason, points: round(p.points * (1 + floorShift)) })),
+          ...prior.map((p) => ({ reason: p.reason, points: round((base * p.points) / PRIOR_SCALE) })),
+        ]
+      : [];
+    return { row, parts, score: round(base * multiplier), relevance: round(base), textRank: rank };
+  };
+  const scored = rows.map((row) => score(row, false));
   scored.sort((a, b) => b.score - a.score || b.row.updatedAt - a.row.updatedAt || b.row.rowid - a.row.rowid);
-  const top = scored.slice(0, request.limit);
+  const top = scored.slice(0, request.limit).map((s) => score(s.row, true));
   const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
   return top.flatMap((s) => {
     const memory = memories.get(s.row.id);
