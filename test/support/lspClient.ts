@@ -74,14 +74,19 @@ export function startLsp(env: NodeJS.ProcessEnv): LspSession {
  * A real server for one workspace folder that answers hooks and `engram recall` in `mailbox`, as
  * in a VS Code window; resolves once its log says `ready` (by default: it takes requests).
  */
-export async function startLspWithMailbox(env: NodeJS.ProcessEnv, root: string, mailbox: string, options: { windowId?: string; ready?: RegExp; timeoutMs?: number } = {}): Promise<LspSession> {
+export async function startLspWithMailbox(
+  env: NodeJS.ProcessEnv,
+  root: string,
+  mailbox: string,
+  options: { windowId?: string; ready?: RegExp; timeoutMs?: number; settings?: Record<string, unknown> } = {},
+): Promise<LspSession> {
   const lsp = startLsp(env);
   await lsp.connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: path.basename(root) }],
     capabilities: {},
-    initializationOptions: { windowId: options.windowId ?? 'test-window', mailbox },
+    initializationOptions: { ...options.settings, windowId: options.windowId ?? 'test-window', mailbox },
   });
   await lsp.connection.sendNotification('initialized', {});
   const ready = options.ready ?? /^Answering hooks/;
