@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openProject } from '../../server/src/project';
 import { recall } from '../../server/src/recall/recall';
+import { CandidateReader } from '../../server/src/store/candidateRows';
 import { tempDir } from '../support/tempDirs';
 
 function twoProcesses() {
@@ -82,6 +83,34 @@ describe('the change log (schema v10) and what the memory server keeps across wr
     } finally {
       server.close();
       other.close();
+    }
+  });
+});
+
+describe("recall's scoring rows, read one by one or all at once (the memory server's resident copy)", () => {
+  it('are the same either way: tags in order, anchors, globs, every status', () => {
+    const env = { ...process.env, ENGRAM_HOME: tempDir('engram-home-') };
+    const project = openProject(tempDir('engram-project-'), env);
+    try {
+      const anchor = { path: 'src/db.ts', range: { startLine: 4, startCharacter: 0, endLine: 9, endCharacter: 1 }, contentHash: 'h', contextBefore: '', contextAfter: '' };
+      project.store.add({ kind: 'constraint', title: 'Bound parameters only', source: 'user', pin: 'hard', files: ['src/db.ts', 'src/a.ts'], symbols: ['query', 'Db.open'], anchor });
+      project.store.add({ kind: 'constraint', title: 'No console.log in lib', source: 'user', pin: 'soft', meta: { glob: 'lib/**/*.ts' } });
+      const forgotten = project.store.add({ kind: 'fact', title: 'Old fact', source: 'claude', files: ['README.md'] });
+      project.store.add({ kind: 'decision', title: 'Untagged decision', source: 'user' });
+      project.lifecycle.setStatus([forgotten.id], 'forgotten');
+      const reader = new CandidateReader((project.store as unknown as { db: import('better-sqlite3').Database }).db);
+      const all = reader.all();
+      assert.equal(all.length, 4);
+      const one = reader.byRowids(all.map((r) => r.rowid));
+      assert.deepEqual(all, one);
+      const pinned = all.find((r) => r.pin === 'hard')!;
+      assert.deepEqual(pinned.files, ['src/a.ts', 'src/db.ts']);
+      assert.deepEqual(pinned.symbols, ['Db.open', 'query']);
+      assert.deepEqual(pinned.anchor, { path: 'src/db.ts', startLine: 4, endLine: 9, stale: false });
+      assert.equal(all.find((r) => r.pin === 'soft')!.glob, 'lib/**/*.ts');
+      assert.equal(all.find((r) => r.id === forgotten.id)!.status, 'forgotten');
+    } finally {
+      project.close();
     }
   });
 });
