@@ -119,7 +119,7 @@ function quickInput(page: Page) {
  */
 async function pickQuickInputItem(page: Page, label: string, opts: { prefix?: string; timeoutMs?: number } = {}): Promise<boolean> {
   const input = quickInput(page).locator('.quick-input-box input');
-  await input.fill(`${opts.prefix ?? ''}${label}`);
+  await input.fill(`${opts.prefix ?? ''}${label}`, { timeout: opts.timeoutMs ?? UI_TIMEOUT_MS });
   const row = quickInput(page)
     .locator('.monaco-list-row')
     .filter({ has: page.locator('.label-name').getByText(label, { exact: true }) })
@@ -157,7 +157,9 @@ export async function runCommand(page: Page, title: string, opts: { waitForClose
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   for (;;) {
     await openCommandPalette(page);
-    if (await pickQuickInputItem(page, title, { prefix: '>', timeoutMs: 2000 })) break;
+    // The palette can close under the typing (focus taken by a webview that is being hidden, seen
+    // on a busy machine): open it again rather than wait out the whole deadline on a closed one.
+    if (await pickQuickInputItem(page, title, { prefix: '>', timeoutMs: 2000 }).catch(() => false)) break;
     if (Date.now() > deadline) {
       const labels = await quickInputLabels(page, '>');
       await page.keyboard.press('Escape');
