@@ -21,19 +21,19 @@ describe('the change log (schema v10) and what the memory server keeps across wr
       const [ra, rb] = [other.store.rowidsForFile('lib/pool.ts', 1)[0]!, other.store.rowidsForFile('src/db.ts', 1)[0]!];
       const [rowA, rowB] = server.store.candidates([ra, rb]);
       assert.equal(rowA!.pin, 'none');
-      const textB = server.store.ftsTexts([rb], 4000).get(rb);
-      assert.match(textB!, /Checkpoint/);
+      const textB = server.store.lowercaseTexts([rb], 4000).get(rb);
+      assert.match(textB!, /checkpoint/);
 
       other.store.setPin(a.id, 'hard');
       const [againA, againB] = server.store.candidates([ra, rb]);
       assert.equal(againA!.pin, 'hard', 'the changed memory is read again');
       assert.equal(againB, rowB, 'the unchanged one is the same object: kept, not read again');
-      assert.equal(server.store.ftsTexts([rb], 4000).get(rb), textB);
+      assert.equal(server.store.lowercaseTexts([rb], 4000).get(rb), textB);
 
       other.store.update({ ...b, title: 'Checkpoint the WAL before a backup', files: ['src/db.ts', 'src/backup.ts'] });
       const [changedB] = server.store.candidates([rb]);
       assert.deepEqual(changedB!.files, ['src/backup.ts', 'src/db.ts']);
-      assert.match(server.store.ftsTexts([rb], 4000).get(rb)!, /WAL/);
+      assert.match(server.store.lowercaseTexts([rb], 4000).get(rb)!, /wal/);
 
       const c = other.store.add({ kind: 'fact', title: 'Backups run nightly', source: 'user', files: ['src/backup.ts'] });
       const found = recall(server.store, { file: 'src/backup.ts', limit: 10 });

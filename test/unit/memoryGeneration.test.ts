@@ -82,10 +82,10 @@ describe("the memories' generation (what the server's hover and CodeLens cache i
       assert.equal(server.store.byRowids([rowid])[0]!.status, 'forgotten');
       assert.deepEqual(server.store.byRowids([rowid + 1000]), [], 'a rowid with no memory is left out');
       const counted = server.store.counts();
-      assert.equal(server.store.ftsTexts([rowid], 4000).get(rowid)?.includes('Use WAL mode'), true);
+      assert.equal(server.store.lowercaseTexts([rowid], 4000).get(rowid)?.includes('use wal mode'), true);
       other.store.add({ kind: 'gotcha', title: 'Checkpoint before backup', source: 'user', pin: 'hard' });
       other.store.update({ ...memory, title: 'Use WAL mode always', status: 'active' });
-      assert.equal(server.store.ftsTexts([rowid], 4000).get(rowid)?.includes('Use WAL mode always'), true, 'texts are read again after a change');
+      assert.equal(server.store.lowercaseTexts([rowid], 4000).get(rowid)?.includes('use wal mode always'), true, 'texts are read again after a change');
       const recounted = server.store.counts();
       assert.equal(recounted.total, counted.total + 1, 'counts are taken again after a change');
       assert.equal(recounted.pinned.hard, counted.pinned.hard + 1);

@@ -136,9 +136,9 @@ export function searchText(store: MemoryStore, terms: readonly string[], limit: 
  */
 function scoreCommonTermsAndCoverage(store: MemoryStore, ranks: Map<number, number>, terms: readonly string[], commonIdf: ReadonlyMap<string, number>): void {
   if (terms.length < 2 && !commonIdf.size) return;
-  const texts = store.ftsTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
+  const texts = store.lowercaseTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
   for (const [rowid, rank] of ranks) {
-    const text = (texts.get(rowid) ?? '').toLowerCase();
+    const text = texts.get(rowid) ?? '';
     let found = 0;
     let common = 0;
     for (const term of terms) {

@@ -425,8 +425,11 @@ export class MemoryStore {
     return this.neighbourRowids.getOrCompute(key, () => read().map((r) => r.rowid));
   }
 
-  /** The indexed text of memories (title, why, tags, then the body), at most `max` characters each. */
-  ftsTexts(rowids: readonly number[], max: number): Map<number, string> {
+  /**
+   * The indexed text of memories (title, why, tags, then the body), at most `max` characters
+   * each, lowercased once when read (recall compares words with it at every query).
+   */
+  lowercaseTexts(rowids: readonly number[], max: number): Map<number, string> {
     if (!rowids.length) return new Map();
     const texts = this.rows.texts;
     this.rows.sync(this.generation());
@@ -443,8 +446,9 @@ export class MemoryStore {
     }
     if (missing.length) {
       for (const row of this.statements.ftsTexts.all({ rowids: JSON.stringify(missing), max }) as { rowid: number; text: string }[]) {
-        texts.set(row.rowid, row.text);
-        found.set(row.rowid, row.text);
+        const text = row.text.toLowerCase();
+        texts.set(row.rowid, text);
+        found.set(row.rowid, text);
       }
     }
     return found;
