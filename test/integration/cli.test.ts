@@ -133,6 +133,19 @@ describe('the engram CLI', () => {
     assert.match(result.stderr, /damaged\.jsonl:4: skipped, id: not an Engram memory id/);
   });
 
+  it('names and skips a line that is not UTF-8 text, and imports the others', async () => {
+    const root = demoProject();
+    const env = isolatedEnv();
+    await runEngram(['remember', '--kind', 'note', 'A good memory'], { env, cwd: root });
+    const good = (await runEngram(['export'], { env, cwd: root })).stdout.trim();
+    const file = path.join(tempDir(), 'latin1.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from('{"title": "caf'), Buffer.from([0xe9]), Buffer.from(`"}\n${good}\n`)]));
+    const result = await runEngram(['import', file, '--json'], { env: isolatedEnv(), cwd: root });
+    assert.equal(result.code, 1);
+    assert.deepEqual(JSON.parse(result.stdout), { added: 1, updated: 0, unchanged: 0, rejected: 1 });
+    assert.match(result.stderr, /latin1\.jsonl:1: skipped, not UTF-8 text/);
+  });
+
   it('reports a missing import file clearly', async () => {
     const result = await runEngram(['import', '/nonexistent/file.jsonl'], { env: isolatedEnv() });
     assert.equal(result.code, 1);

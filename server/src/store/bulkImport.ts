@@ -1,9 +1,8 @@
-import type { Redactor } from '../capture/redact';
 import type { Memory } from '../memory/types';
 import type { SqliteDatabase } from './database';
-import { FtsTags } from './bulkImportTags';
 import { lazyStatements } from './lazyStatements';
 import type { ImportOutcome } from './memoryStore';
+import { readMemoryOf, type PreparedMemory } from './preparedImport';
 
 /** Page cache while a batch is written (the default is 2 MB). */
 const BATCH_CACHE_KIB = 64 * 1024;
@@ -14,7 +13,7 @@ const BATCH_FTS_HASH_BYTES = 64 * 1024 * 1024;
 const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
 
 /** A step of a batch, in order: a run of new memories, or a newer copy of a stored one. */
-type BatchWrite = { readonly added: Memory[] } | { readonly updated: Memory };
+type BatchWrite = { readonly added: PreparedMemory[] } | { readonly updated: Memory };
 
 /**
  * MemoryStore.importMany's writes: the rows MemoryStore.write makes, one transaction a batch,
@@ -22,12 +21,10 @@ type BatchWrite = { readonly added: Memory[] } | { readonly updated: Memory };
  */
 export class BulkImport {
   private readonly statements;
-  private readonly tags = new FtsTags();
 
   /** `update` replaces an existing memory (MemoryStore.write): rare in an import, so not made faster. */
   constructor(
     private readonly db: SqliteDatabase,
-    private readonly redactor: Redactor,
     private readonly update: (memory: Memory) => void,
   ) {
     this.statements = lazyStatements({
@@ -50,9 +47,10 @@ export class BulkImport {
 
   /**
    * Each memory added when new, replaced when newer than the stored copy, else left alone, in
-   * order (a later copy in the same batch sees the earlier one); all or nothing.
+   * order (a later copy in the same batch sees the earlier one); all or nothing. Redacted
+   * beforehand (preparedImport.ts), so that the write lock is held for the writes only.
    */
-  run(memories: readonly Memory[]): ImportOutcome[] {
+  run(memories: readonly PreparedMemory[]): ImportOutcome[] {
     const settings = ['cache_size', 'wal_autocheckpoint', 'foreign_keys'].map((name) => [name, this.db.pragma(name, { simple: true })] as const);
     // Not checked: every row a batch adds refers to the memory row it has just written.
     this.db.pragma('foreign_keys = OFF');
@@ -65,7 +63,7 @@ export class BulkImport {
 
   // IMMEDIATE: a batch reads, then writes; a deferred transaction could not take the write lock
   // after another process wrote in between (SQLITE_BUSY_SNAPSHOT), and would fail the import.
-  private write(memories: readonly Memory[]): ImportOutcome[] {
+  private write(memories: readonly PreparedMemory[]): ImportOutcome[] {
     const batch = this.db.transaction(() => {
       const { outcomes, writes } = this.plan(memories);
       if (writes.length === 0) return outcomes;
@@ -86,12 +84,13 @@ export class BulkImport {
   }
 
   /** What importing one by one would do, from one read of the batch's stored copies. */
-  private plan(memories: readonly Memory[]): { outcomes: ImportOutcome[]; writes: BatchWrite[] } {
-    const ids = JSON.stringify(memories.map((m) => m.id));
+  private plan(memories: readonly PreparedMemory[]): { outcomes: ImportOutcome[]; writes: BatchWrite[] } {
+    const ids = JSON.stringify(memories.map((m) => m.stored.id));
     const updatedAt = new Map((this.statements.updatedAt.all(ids) as { id: string; updatedAt: number }[]).map((r) => [r.id, r.updatedAt]));
     const outcomes: ImportOutcome[] = [];
     const writes: BatchWrite[] = [];
-    for (const memory of memories) {
+    for (const prepared of memories) {
+      const memory = prepared.stored;
       const stored = updatedAt.get(memory.id);
       if (stored !== undefined && memory.updatedAt <= stored) {
         outcomes.push('unchanged');
@@ -99,11 +98,11 @@ export class BulkImport {
       }
       if (stored === undefined) {
         const last = writes.at(-1);
-        if (last && 'added' in last) last.added.push(memory);
-        else writes.push({ added: [memory] });
+        if (last && 'added' in last) last.added.push(prepared);
+        else writes.push({ added: [prepared] });
         outcomes.push('added');
       } else {
-        writes.push({ updated: memory });
+        writes.push({ updated: readMemoryOf(prepared) });
         outcomes.push('updated');
       }
       updatedAt.set(memory.id, memory.updatedAt);
@@ -127,15 +126,14 @@ export class BulkImport {
   }
 
   /**
-   * New memories, redacted, and then all their full-text rows: FTS5 writes its pending terms as
+   * New memories, and then all their full-text rows: FTS5 writes its pending terms as
    * an index segment whenever a statement of the transaction opens a savepoint (a plain insert
    * into `memories` does, for its trigger and unique indexes), and interleaved, every memory made
    * a segment of its own to merge.
    */
-  private insert(memories: readonly Memory[]): void {
+  private insert(memories: readonly PreparedMemory[]): void {
     const ftsRows: { rowid: number; title: string; body: string; why: string; tags: string }[] = [];
-    for (const unredacted of memories) {
-      const memory = this.redactor.memory(unredacted);
+    for (const { stored: memory, tags } of memories) {
       const rowid = Number(this.statements.insert.run({ ...memory, meta: JSON.stringify(memory.meta) }).lastInsertRowid);
       for (const path of memory.files) this.statements.insertFile.run({ rowid, path });
       for (const symbol of memory.symbols) this.statements.insertSymbol.run({ rowid, symbol });
@@ -143,7 +141,7 @@ export class BulkImport {
         this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
           contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
       }
-      ftsRows.push({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags: this.tags.of(memory) });
+      ftsRows.push({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags });
     }
     for (const row of ftsRows) this.statements.insertFts.run(row);
   }

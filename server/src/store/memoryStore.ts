@@ -7,6 +7,8 @@ import { RowCaches } from './rowCaches';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
 import { BulkImport } from './bulkImport';
+import { FtsTags } from './bulkImportTags';
+import { prepareForImport, readMemoryOf, type PreparedMemory } from './preparedImport';
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
@@ -587,6 +589,7 @@ export class MemoryStore {
   }
 
   private bulkImport: BulkImport | undefined;
+  private importTags: FtsTags | undefined;
 
   /**
    * `import` for many memories in one transaction: a bulk import pays for one commit per batch,
@@ -595,7 +598,14 @@ export class MemoryStore {
   importMany(memories: readonly Memory[]): ImportOutcome[] {
     // The bulk writer rolls back a failed batch's whole transaction: a caller's own one too.
     if (this.db.inTransaction) return this.db.transaction(() => memories.map((memory) => this.importOne(memory)))();
-    this.bulkImport ??= new BulkImport(this.db, this.redactor, (memory) => this.write(memory, 'update'));
+    this.importTags ??= new FtsTags();
+    return this.importPrepared(memories.map((memory) => prepareForImport(memory, this.redactor, this.importTags!)));
+  }
+
+  /** importMany of memories already redacted, with their full-text tags (preparedImport.ts). */
+  importPrepared(memories: readonly PreparedMemory[]): ImportOutcome[] {
+    if (this.db.inTransaction) return this.db.transaction(() => memories.map((memory) => this.importOne(readMemoryOf(memory))))();
+    this.bulkImport ??= new BulkImport(this.db, (memory) => this.write(memory, 'update'));
     return this.bulkImport.run(memories);
   }
 

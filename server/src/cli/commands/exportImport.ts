@@ -1,9 +1,9 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { memoryToRecord, parseMemoryRecord } from '../../memory/record';
-import type { Memory } from '../../memory/types';
+import { memoryToRecord } from '../../memory/record';
 import { CliError, stringOption, type Command } from '../command';
+import type { ImportBatch } from '../import/importBatches';
+import { readImportBatches } from '../import/importReader';
 import { projectOptionSpec, withProject } from '../projectOption';
 
 /**
@@ -54,36 +54,42 @@ export const importCommand: Command = {
   jit: true,
   async run(args, io) {
     const file = path.resolve(io.cwd, args.positionals[0]!);
-    const input = createReadStream(file);
-    const opened = new Promise<void>((resolve, reject) => {
-      input.once('open', () => resolve());
-      input.once('error', (error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
-    });
-    await opened;
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch (error) {
+      throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    }
     const tally = { added: 0, updated: 0, unchanged: 0, rejected: 0 };
-    await withProject(args, io, async (project) => {
-      let lineNumber = 0;
-      let batch: Memory[] = [];
-      const flush = () => {
-        for (const outcome of project.store.importMany(batch)) tally[outcome]++;
-        batch = [];
-      };
-      for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-        lineNumber++;
-        if (!line.trim()) continue;
-        const parsed = parseMemoryRecord(line);
-        if (!parsed.ok) {
-          tally.rejected++;
-          io.err(`engram: ${file}:${lineNumber}: skipped, ${parsed.error}\n`);
-          continue;
+    try {
+      await withProject(args, io, async (project) => {
+        const batches = readImportBatches(fd, { batchSize: IMPORT_BATCH, patterns: project.redactor.userPatterns });
+        try {
+          for (;;) {
+            let next: IteratorResult<ImportBatch>;
+            try {
+              next = await batches.next();
+            } catch (error) {
+              const imported = tally.added + tally.updated + tally.unchanged;
+              throw new CliError(`cannot read ${file}: ${(error as Error).message} (the ${imported} memories read before it are imported)`);
+            }
+            if (next.done) break;
+            for (const { lineNumber, error } of next.value.rejected) {
+              tally.rejected++;
+              io.err(`engram: ${file}:${lineNumber}: skipped, ${error}\n`);
+            }
+            for (const outcome of project.store.importPrepared(next.value.memories)) tally[outcome]++;
+          }
+        } finally {
+          // Stops the reader thread when a write failed.
+          await batches.return(undefined);
         }
-        batch.push(parsed.memory);
-        if (batch.length >= IMPORT_BATCH) flush();
-      }
-      flush();
-      // A bulk load changes which words are common: recall's term counts follow (~0.3 s at 100,000).
-      if (project.store.termStats.isStale()) project.store.termStats.recount();
-    });
+        // A bulk load changes which words are common: recall's term counts follow (~0.3 s at 100,000).
+        if (project.store.termStats.isStale()) project.store.termStats.recount();
+      });
+    } finally {
+      closeSync(fd);
+    }
     io.out(args.values.json ? `${JSON.stringify(tally)}\n` : `added ${tally.added}, updated ${tally.updated}, unchanged ${tally.unchanged}, rejected ${tally.rejected}\n`);
     // Good lines are kept; a non-zero exit still tells scripts that something was skipped.
     return tally.rejected ? 1 : 0;

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { createReadStream, openSync, closeSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, it } from 'node:test';
+import { readExportLines } from '../../server/src/cli/import/exportLines';
+import type { ImportBatch } from '../../server/src/cli/import/importBatches';
+import { readImportBatches } from '../../server/src/cli/import/importReader';
+import { memoryToRecord } from '../../server/src/memory/record';
+import { newMemoryId } from '../../server/src/memory/ids';
+import type { Memory } from '../../server/src/memory/types';
+import { openDatabase } from '../../server/src/store/database';
+import { MemoryStore } from '../../server/src/store/memoryStore';
+import { tempDir } from '../support/tempDirs';
+
+function fileWith(contents: string | Buffer): string {
+  const file = path.join(tempDir(), 'export.jsonl');
+  writeFileSync(file, contents);
+  return file;
+}
+
+function linesOf(file: string, maxLineBytes?: number) {
+  const fd = openSync(file, 'r');
+  try {
+    return [...readExportLines(fd, maxLineBytes)];
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readlineLines(file: string): Promise<string[]> {
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) lines.push(line);
+  return lines;
+}
+
+function memory(i: number): Memory {
+  const time = Date.UTC(2025, 0, 1) + i * 1000;
+  return {
+    id: newMemoryId(time), kind: 'note', title: `Memory ${i}`, body: i % 3 ? `body ${i}` : `password = "Sup3rS3cret!${i}x"`, why: null, source: 'user',
+    sessionId: null, sourceRef: null, createdAt: time, updatedAt: time, importance: 0.5, pin: 'none', status: 'active',
+    files: [`src/f${i % 4}.ts`], symbols: [], anchor: null, meta: { n: i },
+  };
+}
+
+const line = (m: Memory) => JSON.stringify(memoryToRecord(m));
+
+async function collect(batches: AsyncIterable<ImportBatch>): Promise<ImportBatch[]> {
+  const all: ImportBatch[] = [];
+  for await (const batch of batches) all.push(batch);
+  return all;
+}
+
+describe("an export's lines", () => {
+  it('are the lines readline reads, across read chunks, with every kind of line break', async () => {
+    // Over 2 MB, so lines and \r\n pairs straddle the 1 MB reads.
+    const pieces: string[] = [];
+    for (let i = 0; pieces.join('').length < 2_500_000; i++) pieces.push(`{"n":${i},"text":"${'é€x'.repeat(i % 97)}"}`, ['\n', '\r\n', '\r', '\n\n', ' \n'][i % 5]!);
+    const file = fileWith(`${pieces.join('')}last line without a break`);
+    const lines = linesOf(file);
+    assert.deepEqual(lines.map((l) => ('text' in l ? l.text : l.error)), await readlineLines(file));
+    assert.deepEqual(lines.map((l) => l.lineNumber), lines.map((_, i) => i + 1));
+  });
+
+  it('skips a line too long to hold that spans many reads', () => {
+    const file = fileWith(`first\n${'y'.repeat(3_500_000)}\r\nthird`);
+    assert.deepEqual(linesOf(file, 1024 * 1024), [
+      { lineNumber: 1, text: 'first' },
+      { lineNumber: 2, error: 'line longer than 1 MB' },
+      { lineNumber: 3, text: 'third' },
+    ]);
+  });
+
+  it('reports a line that is not UTF-8, and one too long to hold, and keeps the lines around them', () => {
+    const file = fileWith(Buffer.concat([Buffer.from('first\n{"bad": "'), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from('"}\r\nthird\n'), Buffer.from(`${'x'.repeat(3000)}\nfifth`)]));
+    assert.deepEqual(linesOf(file, 1000), [
+      { lineNumber: 1, text: 'first' },
+      { lineNumber: 2, error: 'not UTF-8 text' },
+      { lineNumber: 3, text: 'third' },
+      { lineNumber: 4, error: 'line longer than 1000 bytes' },
+      { lineNumber: 5, text: 'fifth' },
+    ]);
+  });
+});
+
+describe('reading an import on a second thread', () => {
+  it('sends whole batches, redacted, with the skipped lines and their numbers', async () => {
+    const memories = Array.from({ length: 7 }, (_, i) => memory(i));
+    const file = fileWith([line(memories[0]!), 'not json', ...memories.slice(1, 5).map(line), '', '{"id":"m_X"}', ...memories.slice(5).map(line), ''].join('\n'));
+    const fd = openSync(file, 'r');
+    const batches = await collect(readImportBatches(fd, { batchSize: 3, patterns: [/body 4/g] }));
+    closeSync(fd);
+    assert.deepEqual(batches.map((b) => b.memories.map((m) => m.stored.id)), [memories.slice(0, 3), memories.slice(3, 6), memories.slice(6)].map((ms) => ms.map((m) => m.id)));
+    assert.deepEqual(batches.flatMap((b) => b.rejected.map((r) => r.lineNumber)), [2, 8]);
+    const stored = batches.flatMap((b) => b.memories);
+    assert.equal(stored[3]!.stored.body, 'password = "[REDACTED:generic-assignment]"');
+    assert.equal(stored[3]!.read?.body, memories[3]!.body, 'the memory as read is kept when redaction changed it');
+    assert.equal(stored[4]!.stored.body, '[REDACTED:user-pattern]', "the user's patterns apply");
+    assert.equal(stored[1]!.read, undefined);
+  });
+
+  it('after the thread fails, has stored whole batches only, and says so', async () => {
+    const memories = Array.from({ length: 10 }, (_, i) => memory(i));
+    const file = fileWith(memories.map(line).join('\n'));
+    const { db } = openDatabase(path.join(tempDir(), 'memory.db'));
+    const store = new MemoryStore(db);
+    const fd = openSync(file, 'r');
+    const workerFile = path.join(__dirname, '..', 'support', 'import', 'failingImportWorker.ts');
+    await assert.rejects(async () => {
+      for await (const batch of readImportBatches(fd, { batchSize: 4, patterns: [], workerFile })) store.importPrepared(batch.memories);
+    }, /reader crashed/);
+    closeSync(fd);
+    assert.deepEqual([...store.all()].map((m) => m.id).sort(), memories.slice(0, 4).map((m) => m.id).sort());
+  });
+});
