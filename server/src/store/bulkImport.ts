@@ -32,13 +32,13 @@ export class BulkImport {
       // OR ROLLBACK: a failed row fails the whole batch anyway, and without a statement that may
       // stop half-way SQLite keeps no statement journal, which copied ~7 pages for every row.
       insert: () => db.prepare(`INSERT OR ROLLBACK INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
-        VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @sourceRef, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
-      insertFile: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (@rowid, @path)'),
-      insertSymbol: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (@rowid, @symbol)'),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertFile: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (?, ?)'),
+      insertSymbol: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (?, ?)'),
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
         content_hash, context_before, context_after, stale)
         VALUES (@rowid, @path, @startLine, @startCharacter, @endLine, @endCharacter, @contentHash, @contextBefore, @contextAfter, @stale)`),
-      insertFts: () => db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
+      insertFts: () => db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (?, ?, ?, ?, ?)'),
       ftsHashSize: () => db.prepare("SELECT v FROM memory_fts_config WHERE k = 'hashsize'").pluck(),
       // FTS5 takes only an integer, and a JS number is bound as a real.
       setFtsHashSize: () => db.prepare("INSERT INTO memory_fts (memory_fts, rank) VALUES ('hashsize', CAST(? AS INTEGER))"),
@@ -134,15 +134,19 @@ export class BulkImport {
   private insert(memories: readonly PreparedMemory[]): void {
     const ftsRows: { rowid: number; title: string; body: string; why: string; tags: string }[] = [];
     for (const { stored: memory, tags } of memories) {
-      const rowid = Number(this.statements.insert.run({ ...memory, meta: JSON.stringify(memory.meta) }).lastInsertRowid);
-      for (const path of memory.files) this.statements.insertFile.run({ rowid, path });
-      for (const symbol of memory.symbols) this.statements.insertSymbol.run({ rowid, symbol });
+      // Positional parameters: better-sqlite3 reads named ones from an object, key by key.
+      const { id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, meta } = memory;
+      const rowid = Number(
+        this.statements.insert.run(id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, JSON.stringify(meta)).lastInsertRowid,
+      );
+      for (const path of memory.files) this.statements.insertFile.run(rowid, path);
+      for (const symbol of memory.symbols) this.statements.insertSymbol.run(rowid, symbol);
       if (memory.anchor) {
         this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
           contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
       }
       ftsRows.push({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags });
     }
-    for (const row of ftsRows) this.statements.insertFts.run(row);
+    for (const row of ftsRows) this.statements.insertFts.run(row.rowid, row.title, row.body, row.why, row.tags);
   }
 }

@@ -8,12 +8,12 @@ import { projectOptionSpec, withProject } from '../projectOption';
 
 /**
  * Memories written per transaction by `engram import`: one commit per memory made the import of
- * 100,000 take minutes, and each commit rewrites the index pages its batch touched. A batch of
- * 2,000 takes up to ~0.7 s at 100,000 memories (as 500 did before bulk writes), inside the busy
- * timeout of hooks and MCP servers writing at the same time; 5,000 was at most ~10 % faster and
- * took over a second.
+ * 100,000 take minutes, and each commit rewrites the index pages its batch touched. Parsed and
+ * redacted on another thread (importReader.ts), a batch of 4,000 holds the write lock up to
+ * ~0.7 s at 100,000 memories (as 2,000 did with that work inside the transaction), inside the
+ * busy timeout of hooks and MCP servers writing at the same time.
  */
-const IMPORT_BATCH = 2000;
+const IMPORT_BATCH = 4000;
 
 export const exportCommand: Command = {
   name: 'export',
