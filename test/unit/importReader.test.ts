@@ -55,7 +55,11 @@ describe("an export's lines", () => {
   it('are the lines readline reads, across read chunks, with every kind of line break', async () => {
     // Over 2 MB, so lines and \r\n pairs straddle the 1 MB reads.
     const pieces: string[] = [];
-    for (let i = 0; pieces.join('').length < 2_500_000; i++) pieces.push(`{"n":${i},"text":"${'é€x'.repeat(i % 97)}"}`, ['\n', '\r\n', '\r', '\n\n', ' \n'][i % 5]!);
+    for (let i = 0, length = 0; length < 2_500_000; i++) {
+      const piece = `{"n":${i},"text":"${'é€x'.repeat(i % 97)}"}${['\n', '\r\n', '\r', '\n\n', ' \n'][i % 5]!}`;
+      pieces.push(piece);
+      length += piece.length;
+    }
     const file = fileWith(`${pieces.join('')}last line without a break`);
     const lines = linesOf(file);
     assert.deepEqual(lines.map((l) => ('text' in l ? l.text : l.error)), await readlineLines(file));
