@@ -11,6 +11,7 @@ import { UsageStore } from './store/usageStore';
 import { EditorStateStore } from './store/editorStateStore';
 import { MemoryListStore } from './store/memoryLists';
 import { TimelineStore } from './store/timelineStore';
+import { DeferredIndexes } from './store/deferredIndexes';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 import type { RecallWeights } from './recall/weights';
 import type { CapacitySettings } from './capacity/settings';
@@ -37,6 +38,8 @@ export interface Project {
   readonly lists: MemoryListStore;
   /** Pages of the memory timeline, compaction points and agent sessions, for the memory panel and timeline views. */
   readonly timeline: TimelineStore;
+  /** Indexes a bulk load builds after its rows (an import into an empty store). */
+  readonly deferredIndexes: DeferredIndexes;
   /** Recall's weights, from the user's settings (`$ENGRAM_HOME/config.json`). */
   readonly recallWeights: RecallWeights;
   /** Watermarks and consolidation, from the user's settings. */
@@ -81,6 +84,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     editorState: new EditorStateStore(db),
     lists: new MemoryListStore(db),
     timeline: new TimelineStore(db),
+    deferredIndexes: new DeferredIndexes(db),
     redactor,
     recallWeights: config.recall.weights,
     capacity: config.capacity,

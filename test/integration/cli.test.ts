@@ -113,6 +113,10 @@ describe('the engram CLI', () => {
       assert.equal(counted?.rows, TERM_STATS_MIN_ROWS + 100);
       assert.ok((counted?.docs.get('return') ?? 0) > 100, 'a common word is counted');
       assert.equal(project.store.termStats.isStale(), false);
+      // Into an empty store the secondary indexes were built after the rows: all there again.
+      assert.deepEqual(project.deferredIndexes.pending(), []);
+      const indexes = (project.store as unknown as { db: import('better-sqlite3').Database }).db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'memor%'").pluck().all();
+      for (const name of ['memories_eviction', 'memories_kind_status', 'memories_session', 'memories_status_updated', 'memories_updated', 'memory_files_path', 'memory_symbols_symbol']) assert.ok(indexes.includes(name), name);
     } finally {
       project.close();
     }
@@ -182,6 +186,24 @@ describe('the engram CLI', () => {
     const report = JSON.parse(result.stdout);
     assert.equal(report.ok, true);
     assert.ok(readdirSync(path.dirname(dbFile)).some((f) => f.startsWith('memory.db.corrupt-')));
+  });
+
+  it('doctor names the indexes an interrupted import set aside, and the next import builds them', async () => {
+    const root = demoProject();
+    const env = isolatedEnv();
+    const interrupted = openProject(root, env);
+    interrupted.deferredIndexes.deferIfEmpty();
+    interrupted.close(); // as if `engram import` died before building them
+    const doctor = await runEngram(['doctor', '--json'], { env, cwd: root });
+    const check = (JSON.parse(doctor.stdout) as { checks: { name: string; warning?: boolean; detail: string }[] }).checks.find((c) => c.name === 'indexes');
+    assert.equal(check?.warning, true, doctor.stdout);
+    assert.match(check!.detail, /7 indexes an interrupted `engram import` set aside .*memories_kind_status/);
+    const file = path.join(tempDir(), 'one.jsonl');
+    writeFileSync(file, '');
+    const imported = await runEngram(['import', file, '--json'], { env, cwd: root });
+    assert.equal(imported.code, 0, imported.stderr);
+    const after = await runEngram(['doctor', '--json'], { env, cwd: root });
+    assert.equal((JSON.parse(after.stdout) as { checks: { name: string }[] }).checks.some((c) => c.name === 'indexes'), false);
   });
 
   it('refuses a database from a newer Engram with exit 1 and leaves the file alone', async () => {

@@ -102,6 +102,12 @@ export function runLanguageServer(): Connection {
       connection.console.warn(notice);
       void connection.window.showWarningMessage(`Engram: ${notice}`);
     }
+    try {
+      const built = project.deferredIndexes.rebuild();
+      if (built) connection.console.info(`Built ${built} indexes an interrupted \`engram import\` had set aside in ${project.root}.`);
+    } catch (error) {
+      connection.console.warn(`Building the indexes an interrupted import set aside failed: ${(error as Error).message}`);
+    }
     // Recall's resident scoring rows (~1 s at 100,000 memories), loaded once the window has
     // settled rather than by the first hover or hook.
     setTimeout(() => {

@@ -8,6 +8,7 @@ import * as compactions from './007-compactions';
 import * as memoryGeneration from './008-memory-generation';
 import * as termStats from './009-term-stats';
 import * as memoryChanges from './010-memory-changes';
+import * as deferredIndexes from './011-deferred-indexes';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, sql: memoryGeneration.sql },
   { version: 9, sql: termStats.sql },
   { version: 10, sql: memoryChanges.sql },
+  { version: 11, sql: deferredIndexes.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
