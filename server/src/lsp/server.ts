@@ -108,7 +108,7 @@ export function runLanguageServer(): Connection {
     } catch (error) {
       connection.console.warn(`Building the indexes an interrupted import set aside failed: ${(error as Error).message}`);
     }
-    // Recall's resident scoring rows (~1 s at 100,000 memories), loaded once the window has
+    // Recall's resident scoring rows (1–1.25 s at 100,000 memories), loaded once the window has
     // settled rather than by the first hover or hook.
     setTimeout(() => {
       try {

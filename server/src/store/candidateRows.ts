@@ -49,45 +49,29 @@ export class CandidateReader {
   private readonly statements;
   private readonly strings = new Strings();
 
-  constructor(private readonly db: SqliteDatabase) {
-    this.statements = lazyStatements({
-      byRowids: () => db.prepare(`SELECT ${ROW_COLUMNS},
+  constructor(db: SqliteDatabase) {
+    const select = `SELECT ${ROW_COLUMNS},
           (SELECT json_group_array(path) FROM memory_files f WHERE f.memory_rowid = m.rowid),
           (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid)
-        FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid
-        WHERE m.rowid IN (SELECT value FROM json_each(?))`).raw(),
-      // Each table read once in its own key order: ~20 times faster than a sub-select per memory.
-      all: () => db.prepare(`SELECT ${ROW_COLUMNS} FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid`).raw(),
-      allFiles: () => db.prepare('SELECT memory_rowid, path FROM memory_files').raw(),
-      allSymbols: () => db.prepare('SELECT memory_rowid, symbol FROM memory_symbols').raw(),
+        FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid`;
+    this.statements = lazyStatements({
+      byRowids: () => db.prepare(`${select} WHERE m.rowid IN (SELECT value FROM json_each(?))`).raw(),
+      all: () => db.prepare(select).raw(),
     });
   }
 
   /** Scoring rows of these memories (any status); unknown rowids are left out. */
   byRowids(rowids: readonly number[]): CandidateRow[] {
-    return (this.statements.byRowids.all(JSON.stringify(rowids)) as [...RawRow, string, string][]).map((r) =>
-      this.toCandidate(r as unknown as RawRow, JSON.parse(r[12]) as string[], JSON.parse(r[13]) as string[]),
-    );
+    return this.read(this.statements.byRowids.all(JSON.stringify(rowids)));
   }
 
-  /** Every memory's scoring row, in one read transaction so tags and rows agree. */
+  /** Every memory's scoring row (~1 s at 100,000). */
   all(): CandidateRow[] {
-    return this.db.transaction(() => this.readAll())();
+    return this.read(this.statements.all.all());
   }
 
-  private readAll(): CandidateRow[] {
-    const grouped = (rows: [number, string][]) => {
-      const by = new Map<number, string[]>();
-      for (const [rowid, value] of rows) {
-        const list = by.get(rowid);
-        if (list) list.push(value);
-        else by.set(rowid, [value]);
-      }
-      return by;
-    };
-    const files = grouped(this.statements.allFiles.all() as [number, string][]);
-    const symbols = grouped(this.statements.allSymbols.all() as [number, string][]);
-    return (this.statements.all.all() as RawRow[]).map((r) => this.toCandidate(r, files.get(r[0]) ?? EMPTY, symbols.get(r[0]) ?? EMPTY));
+  private read(rows: unknown[]): CandidateRow[] {
+    return (rows as [...RawRow, string, string][]).map((r) => this.toCandidate(r as unknown as RawRow, JSON.parse(r[12]) as string[], JSON.parse(r[13]) as string[]));
   }
 
   private toCandidate(r: RawRow, files: readonly string[], symbols: readonly string[]): CandidateRow {

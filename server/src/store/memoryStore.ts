@@ -2,12 +2,11 @@ import type { Statement } from 'better-sqlite3';
 import { Redactor } from '../capture/redact';
 import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
-import { CandidateReader, type CandidateRow } from './candidateRows';
-import { RowCaches } from './rowCaches';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
 import { BulkImport } from './bulkImport';
 import { FtsTags } from './bulkImportTags';
+import { CandidateReader, type CandidateRow } from './candidateRows';
 import { prepareForImport, readMemoryOf, type PreparedMemory } from './preparedImport';
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
@@ -15,6 +14,7 @@ import { lazyStatements } from './lazyStatements';
 import { GENERATION_SQL, MemoryChangeLog } from './memoryChangeLog';
 import { TermStats } from './termStats';
 import { renamedPath } from './paths';
+import { RowCaches } from './rowCaches';
 
 /** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
 export interface FileMemoryTally {
@@ -156,7 +156,6 @@ export class MemoryStore {
     forFile: Statement;
     untaggedConstraints: Statement;
     pinnedConstraints: Statement;
-    candidates: Statement;
     rowidsForFile: Statement;
     rowidsUnderFolder: Statement;
     rowidsForSymbol: Statement;
@@ -244,12 +243,6 @@ export class MemoryStore {
         WHERE m.kind = 'constraint' AND m.status = 'active'
           AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND a.path IS NULL
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
-      candidates: () => db.prepare(`SELECT m.rowid, m.id, m.kind, m.pin, m.status, m.importance, m.updated_at,
-          (SELECT json_group_array(path) FROM memory_files f WHERE f.memory_rowid = m.rowid) AS files_json,
-          (SELECT json_group_array(symbol) FROM memory_symbols s WHERE s.memory_rowid = m.rowid) AS symbols_json,
-          a.path AS anchor_path, a.start_line, a.end_line, a.stale, json_extract(m.meta, '$.glob') AS glob
-        FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid
-        WHERE m.rowid IN (SELECT value FROM json_each(?))`),
       rowidsForFile: () => db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE path = @path ORDER BY memory_rowid DESC LIMIT @limit'),
       rowidsUnderFolder: () => db.prepare(`SELECT memory_rowid AS rowid FROM memory_files WHERE path > @prefix AND path < @prefix || char(1114111)
         ORDER BY memory_rowid DESC LIMIT @limit`),

@@ -12,7 +12,7 @@ const TEXTS_KEPT = 8192;
  * kept across writes: when the generation moves, the change log (schema v10) says which
  * memories changed and only those are dropped. Before it, a hook's write threw away everything.
  *
- * Resident (the memory server): every memory's scoring row is kept (~300 bytes a memory, ~30 MB
+ * Resident (the memory server): every memory's scoring row is kept (~330 bytes a memory, ~33 MB
  * at 100,000) and recall reads none from SQLite. Otherwise the recently used ones.
  */
 export class RowCaches {
