@@ -134,7 +134,7 @@ export class BulkImport {
   private insert(memories: readonly PreparedMemory[]): void {
     const ftsRows: { rowid: number; title: string; body: string; why: string; tags: string }[] = [];
     for (const { stored: memory, tags } of memories) {
-      // Positional parameters: better-sqlite3 reads named ones from an object, key by key.
+      // Positional parameters, without an object spread per row (within noise when measured; the plainer form).
       const { id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, meta } = memory;
       const rowid = Number(
         this.statements.insert.run(id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, JSON.stringify(meta)).lastInsertRowid,
