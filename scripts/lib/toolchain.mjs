@@ -110,6 +110,10 @@ export async function ensureCodeServer() {
         npm_config_ignore_scripts: 'false',
         npm_config_strict_allow_scripts: 'false',
         npm_config_update_notifier: 'false',
+        // Under `npm start` the outer npm (Node 20) exports its user agent, and the nested npm
+        // takes it as config: code-server's postinstall reads the Node version from it and
+        // refused with "requires node v24". Left unset, npm describes itself.
+        npm_config_user_agent: undefined,
       },
     });
     await checkNativeModules(node24, join(CODE_SERVER_DIR, 'node_modules', 'code-server'), logFile);
