@@ -156,7 +156,8 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
 
   it('records an edit saved during the test as a diff memory: the panel shows it and opens it in the diff editor', async () => {
     const page = workbench.page;
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    // Focus the editor on a rendered line: the CodeLens widgets between lines would take a click.
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().click({ position: { x: 2, y: 2 } });
     await goToLine(page, 17);
     await page.keyboard.press('End');
     await page.keyboard.type(' // the first row, or null');

@@ -212,7 +212,10 @@ function activeEditor(page: Page): Locator {
 }
 
 async function goToLine(page: Page, line: number): Promise<void> {
-  await activeEditor(page).locator('.view-lines').click({ position: { x: 1, y: 1 } });
+  // Click a rendered line, not the top-left corner of the text area: a CodeLens at the top of the
+  // file sits there and would take the click (and run its command).
+  await page.keyboard.press('Escape');
+  await activeEditor(page).locator('.view-lines .view-line').first().click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('Control+G');
   const input = quickInput(page).locator('.quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
