@@ -18,6 +18,7 @@ import { ProjectRegistry } from './projectRegistry';
 import { openMailbox, type MailboxListener } from '../mailbox/mailboxServer';
 import { mailboxCommands } from './mailboxCommands';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
+import { keepTextIndexesBuilt } from './textIndexUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
@@ -177,6 +178,7 @@ export function runLanguageServer(): Connection {
     transcripts?.start();
     keepWithinCapacity();
     keepTermStatsCurrent(connection, () => projects.openProjects());
+    keepTextIndexesBuilt(connection, () => projects.openProjects());
     if (mailboxFolder) {
       try {
         mailbox = openMailbox(mailboxFolder, mailboxCommands(projects), connection.console);

@@ -1,5 +1,6 @@
 import type { MemoryStore } from '../store/memoryStore';
 import type { TermFrequencies } from '../store/termStats';
+import { searchTextInIndex } from './indexTextSearch';
 import { isWordCharacter } from './terms';
 
 /**
@@ -10,9 +11,9 @@ import { isWordCharacter } from './terms';
 export const RANKED_POSTINGS = 1000;
 
 /** Common terms whose newest matches fill up the candidates when the ranked terms find too few. */
-const FILL_TERMS = 3;
+export const FILL_TERMS = 3;
 /** How much a memory containing every query term gains over one containing a single term. */
-const COVERAGE = 2;
+export const COVERAGE = 2;
 /** Coverage looks at this much of each candidate's text. */
 const COVERAGE_TEXT_CHARS = 4000;
 
@@ -98,6 +99,10 @@ function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: numbe
 export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): TextMatches {
   const ranks = new Map<number, number>();
   if (!terms.length) return { ranks, rankOthers: null };
+  // The memory server's in-memory index, when it has one ready: the same search without SQLite.
+  const index = store.textIndex();
+  const inIndex = index && searchTextInIndex(index, terms, index.termsOf(terms), limit, budget);
+  if (inIndex) return inIndex;
   const { rows, docsOf } = docsLookup(store, terms);
   const plan = planTextSearch(terms, docsOf, rows, budget);
   if (plan.ranked.length) for (const hit of store.searchRowids(ftsQuery(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);

@@ -15,6 +15,8 @@ import { GENERATION_SQL, MemoryChangeLog } from './memoryChangeLog';
 import { TermStats } from './termStats';
 import { renamedPath } from './paths';
 import { RowCaches } from './rowCaches';
+import { ResidentTextIndex, type TextIndexState } from './textIndex/residentTextIndex';
+import { BM25_COLUMN_WEIGHTS, type TextIndex } from './textIndex/textIndex';
 
 /** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
 export interface FileMemoryTally {
@@ -203,6 +205,8 @@ export class MemoryStore {
   private textsKeptMax = 0;
   private readonly memoryCounts = new GenerationMap<'all', Omit<MemoryCounts, 'sessions'>>(1);
   private termStatsOfStore: TermStats | undefined;
+  /** The memory server's full-text index in memory (store/textIndex/), null in short commands. */
+  private readonly residentText: ResidentTextIndex | null;
 
   /** `resident`: a long-running process keeps every memory's scoring row in memory (RowCaches). */
   constructor(
@@ -210,7 +214,9 @@ export class MemoryStore {
     private readonly redactor: Redactor = new Redactor(),
     options: { readonly resident?: boolean } = {},
   ) {
-    this.rows = new RowCaches(new MemoryChangeLog(db), options.resident ?? false);
+    const changeLog = new MemoryChangeLog(db);
+    this.rows = new RowCaches(changeLog, options.resident ?? false);
+    this.residentText = options.resident ? new ResidentTextIndex(db, changeLog) : null;
     this.candidateReader = new CandidateReader(db);
     this.statements = lazyStatements({
       insert: () => db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
@@ -260,7 +266,7 @@ export class MemoryStore {
       forFile: () => db.prepare(`${SELECT_MEMORY}
         WHERE +m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY +m.updated_at DESC LIMIT @limit`),
-      search: () => db.prepare(`SELECT rowid, bm25(memory_fts, 4.0, 1.0, 2.0, 2.0) AS rank FROM memory_fts
+      search: () => db.prepare(`SELECT rowid, bm25(memory_fts, ${BM25_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ')}) AS rank FROM memory_fts
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
       // No rank: FTS5 reads the doclists from their ends and stops at the limit.
       newestTextMatches: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH @query ORDER BY rowid DESC LIMIT @limit').pluck(),
@@ -392,6 +398,25 @@ export class MemoryStore {
   /** Rowids of the newest memories matching a full-text query, unranked. */
   newestTextMatches(ftsQuery: string, limit: number): number[] {
     return this.statements.newestTextMatches.all({ query: ftsQuery, limit }) as number[];
+  }
+
+  /** The in-memory full-text index at the current generation; null when not resident or not built yet. */
+  textIndex(): TextIndex | null {
+    return this.residentText?.at(this.generation()) ?? null;
+  }
+
+  /**
+   * Builds the in-memory full-text index of a resident store, in slices separated by `pause`
+   * (at once without one). Resolves to the memories indexed, 0 when there was nothing to do.
+   */
+  async buildTextIndex(pause?: () => Promise<void>): Promise<number> {
+    if (!this.residentText) return 0;
+    return pause ? this.residentText.build(pause) : this.residentText.buildNow();
+  }
+
+  /** Whether a resident store's full-text index is missing or was dropped after a large change. */
+  get textIndexState(): TextIndexState | null {
+    return this.residentText?.state ?? null;
   }
 
   /** Document frequencies of the full-text index terms (schema v9). */

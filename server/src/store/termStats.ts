@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
 import { GENERATION_SQL } from './memoryChangeLog';
+import { Stemmer } from './textIndex/stemmer';
 
 /** Below this many memories FTS5 ranks every match in about a millisecond: no count is kept. */
 export const TERM_STATS_MIN_ROWS = 2000;
@@ -8,7 +9,8 @@ export const TERM_STATS_MIN_ROWS = 2000;
 const STALE_SHARE = 0.1;
 /** Terms read from fts5vocab per slice of a count made in the background. */
 const RECOUNT_SLICE = 500;
-const STEMS_KEPT = 4096;
+/** Words whose index terms are kept: a word is a few dozen bytes, and each one missed costs a statement. */
+const STEMS_KEPT = 50_000;
 
 export interface TermFrequencies {
   /** Rows in the full-text index when counted. */
@@ -28,9 +30,10 @@ export class TermStats {
   private readonly statements;
   /** Query word → its index terms, as FTS5's porter tokenizer makes them (kept per process). */
   private readonly stemCache = new Map<string, readonly string[]>();
-  private stemmerReady = false;
+  private readonly stemmer: Stemmer;
 
   constructor(private readonly db: SqliteDatabase) {
+    this.stemmer = new Stemmer(db);
     this.statements = lazyStatements({
       state: () => db.prepare('SELECT rows, generation FROM term_stats_state WHERE id = 1'),
       docs: () => db.prepare('SELECT term, docs FROM term_stats WHERE term IN (SELECT value FROM json_each(@terms))'),
@@ -44,26 +47,13 @@ export class TermStats {
     });
   }
 
-  /**
-   * The index terms of each word, exactly as FTS5 tokenizes it (`connections` → `connect`,
-   * `decode_peer` → `decod`, `peer`), by running the words through a temporary FTS5 table with
-   * the index's tokenizer: a second stemmer in JavaScript could disagree with SQLite's.
-   */
+  /** The index terms of each word, exactly as FTS5 tokenizes it (store/textIndex/stemmer.ts). */
   stems(words: readonly string[]): (readonly string[])[] {
     const missing = [...new Set(words.filter((w) => !this.stemCache.has(w)))];
     if (missing.length) {
-      this.prepareStemmer();
       if (this.stemCache.size + missing.length > STEMS_KEPT) this.stemCache.clear();
-      const found = new Map<string, string[]>(missing.map((w) => [w, []]));
-      this.db.transaction(() => {
-        this.db.prepare('DELETE FROM temp.engram_stem').run();
-        const insert = this.db.prepare('INSERT INTO temp.engram_stem (rowid, word) VALUES (?, ?)');
-        missing.forEach((word, i) => insert.run(i, word));
-        for (const row of this.db.prepare('SELECT doc, term FROM temp.engram_stem_terms ORDER BY doc, offset').all() as { doc: number; term: string }[]) {
-          found.get(missing[row.doc]!)!.push(row.term);
-        }
-      })();
-      for (const [word, terms] of found) this.stemCache.set(word, terms);
+      const terms = this.stemmer.terms(missing);
+      missing.forEach((word, i) => this.stemCache.set(word, terms[i]!));
     }
     return words.map((w) => this.stemCache.get(w) ?? []);
   }
@@ -124,13 +114,5 @@ export class TermStats {
       for (const count of counts) this.statements.insert.run(count);
       this.statements.setState.run({ rows, generation, now });
     })();
-  }
-
-  private prepareStemmer(): void {
-    if (this.stemmerReady) return;
-    // The same tokenizer as memory_fts (migration 001); temp tables live with this connection.
-    this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.engram_stem USING fts5 (word, tokenize = 'porter unicode61');
-      CREATE VIRTUAL TABLE IF NOT EXISTS temp.engram_stem_terms USING fts5vocab(temp, engram_stem, 'instance');`);
-    this.stemmerReady = true;
   }
 }

@@ -1,0 +1,36 @@
+import type { Connection } from 'vscode-languageserver/node';
+import type { Project } from '../project';
+
+const FIRST_CHECK_MS = 5_000;
+const CHECK_EVERY_MS = 30_000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Builds each open project's in-memory full-text index (store/textIndex/) in slices between
+ * which the server goes on answering, once after it opens and again when a large change (an
+ * import, archiving thousands) made it drop the index. Until then recall asks FTS5. One at a time.
+ */
+export function keepTextIndexesBuilt(connection: Connection, openProjects: () => readonly Project[]): void {
+  let building = false;
+  const run = async () => {
+    if (building) return;
+    building = true;
+    try {
+      for (const project of openProjects()) {
+        const state = project.store.textIndexState;
+        if (state !== 'none' && state !== 'stale') continue;
+        const start = Date.now();
+        const rows = await project.store.buildTextIndex(nextTurn);
+        if (rows) connection.console.info(`Indexed the text of ${rows} memories in memory in ${Date.now() - start} ms (${project.root}).`);
+      }
+    } catch (error) {
+      // A closed or locked database: recall goes on asking FTS5, and the next check tries again.
+      connection.console.warn(`Building the in-memory text index failed (recall uses SQLite's): ${(error as Error).message}`);
+    } finally {
+      building = false;
+    }
+  };
+  setTimeout(() => void run(), FIRST_CHECK_MS).unref();
+  setInterval(() => void run(), CHECK_EVERY_MS).unref();
+}

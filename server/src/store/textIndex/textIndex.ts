@@ -1,0 +1,167 @@
+import { Postings } from './postings';
+
+/** bm25's column weights for memory_fts (title, body, why, tags): the store's search and this index use the same. */
+export const BM25_COLUMN_WEIGHTS = [4, 1, 2, 2] as const;
+
+/** A memory's full-text columns, as memory_fts holds them. */
+export interface IndexedRow {
+  readonly rowid: number;
+  readonly title: string;
+  readonly body: string;
+  readonly why: string | null;
+  readonly tags: string;
+}
+
+/** The index terms FTS5 makes of each run of word characters (runs this index has not seen yet). */
+export type StemRuns = (runs: readonly string[]) => string[][];
+
+interface IndexedDoc {
+  /** Ids of the index terms the memory contains, each once. */
+  readonly terms: Int32Array;
+  /** Tokens in all columns: bm25's document length. */
+  readonly length: number;
+}
+
+/**
+ * Where FTS5's unicode61 tokenizer may start a token: ASCII letters and digits, and anything not
+ * ASCII (FTS5 itself splits such a run further, so the run goes through it whole). Every other
+ * ASCII character separates tokens, in FTS5 as here.
+ */
+const RUN = /[A-Za-z0-9\u0080-\uffff]+/g;
+const ASCII_RUN = /^[\x00-\x7f]*$/;
+/** Runs whose index terms are kept after a build (the corpus's words; a query's words are looked up here too). */
+const RUNS_KEPT = 200_000;
+
+/**
+ * An inverted index of memory_fts in memory, term for term what FTS5 holds (its own tokenizer
+ * stems every word, store/textIndex/stemmer.ts): postings with bm25's weighted frequencies and
+ * each memory's length, so the memory server ranks and checks words without SQLite
+ * (recall/indexTextSearch.ts). Kept current from the change log by the store; ~10 bytes a
+ * posting.
+ */
+export class TextIndex {
+  private readonly termIds = new Map<string, number>();
+  private readonly postingsOfTerm: Postings[] = [];
+  private readonly docs = new Map<number, IndexedDoc>();
+  private tokens = 0;
+  /** Index terms of runs seen (`Connections` → [`connect`]): each distinct run goes through FTS5's tokenizer once. */
+  private runs = new Map<string, readonly string[]>();
+  /** The memories' generation this index reflects (MemoryStore.generation); -1 while built. */
+  generation = -1;
+
+  constructor(private readonly stemRuns: StemRuns) {}
+
+  /** Memories indexed: bm25's N. */
+  get rows(): number {
+    return this.docs.size;
+  }
+
+  /** bm25's average document length (tokens in all columns). */
+  get averageLength(): number {
+    return this.docs.size ? this.tokens / this.docs.size : 0;
+  }
+
+  /** Postings of an index term; undefined when no memory has it. */
+  postings(term: string): Postings | undefined {
+    const id = this.termIds.get(term);
+    const postings = id === undefined ? undefined : this.postingsOfTerm[id];
+    return postings && postings.count ? postings : undefined;
+  }
+
+  /** Tokens of a memory (0 when not indexed). */
+  length(rowid: number): number {
+    return this.docs.get(rowid)?.length ?? 0;
+  }
+
+  /** Adds memories or replaces what was indexed of them. */
+  put(rows: readonly IndexedRow[]): void {
+    this.stemNewRuns(rows);
+    for (const row of rows) {
+      this.remove(row.rowid);
+      const freqs = new Map<number, number>();
+      let length = 0;
+      const columns = [row.title, row.body, row.why ?? '', row.tags];
+      for (let c = 0; c < columns.length; c++) {
+        const weight = BM25_COLUMN_WEIGHTS[c]!;
+        for (const run of columns[c]!.match(RUN) ?? []) {
+          for (const term of this.runs.get(runKey(run))!) {
+            const id = this.termId(term);
+            freqs.set(id, (freqs.get(id) ?? 0) + weight);
+            length++;
+          }
+        }
+      }
+      const terms = new Int32Array(freqs.size);
+      let i = 0;
+      for (const [id, freq] of freqs) {
+        terms[i++] = id;
+        this.postingsOfTerm[id]!.add(row.rowid, freq);
+      }
+      this.docs.set(row.rowid, { terms, length });
+      this.tokens += length;
+    }
+    if (this.runs.size > RUNS_KEPT) this.runs = new Map();
+  }
+
+  /** Takes a memory out (deleted, or about to be indexed again). */
+  remove(rowid: number): void {
+    const doc = this.docs.get(rowid);
+    if (!doc) return;
+    for (const id of doc.terms) this.postingsOfTerm[id]!.remove(rowid);
+    this.tokens -= doc.length;
+    this.docs.delete(rowid);
+  }
+
+  /** After a build: spare capacity is dropped. */
+  compact(): void {
+    for (const postings of this.postingsOfTerm) postings.trim();
+  }
+
+  /** The index terms of query words (TermStats.stems without a statement for words the memories contain). */
+  termsOf(words: readonly string[]): (readonly string[])[] {
+    const unseen = [...new Set(words.map(runKey).filter((key) => !this.runs.has(key)))];
+    if (unseen.length) {
+      const terms = this.stemRuns(unseen);
+      unseen.forEach((key, i) => this.runs.set(key, terms[i]!));
+    }
+    return words.map((word) => this.runs.get(runKey(word))!);
+  }
+
+  /** Postings and documents held, for the server's log and the bench. */
+  size(): { readonly rows: number; readonly terms: number; readonly postings: number } {
+    let postings = 0;
+    for (const p of this.postingsOfTerm) postings += p.count;
+    return { rows: this.docs.size, terms: this.termIds.size, postings };
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.postingsOfTerm.length;
+      this.termIds.set(term, id);
+      this.postingsOfTerm.push(new Postings());
+    }
+    return id;
+  }
+
+  private stemNewRuns(rows: readonly IndexedRow[]): void {
+    const unseen = new Set<string>();
+    for (const row of rows) {
+      for (const column of [row.title, row.body, row.why ?? '', row.tags]) {
+        for (const run of column.match(RUN) ?? []) {
+          const key = runKey(run);
+          if (!this.runs.has(key)) unseen.add(key);
+        }
+      }
+    }
+    if (!unseen.size) return;
+    const keys = [...unseen];
+    const terms = this.stemRuns(keys);
+    keys.forEach((key, i) => this.runs.set(key, terms[i]!));
+  }
+}
+
+/** ASCII runs are lowercased here (FTS5 folds them the same); others go to FTS5 as they are. */
+function runKey(run: string): string {
+  return ASCII_RUN.test(run) ? run.toLowerCase() : run;
+}
