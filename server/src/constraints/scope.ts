@@ -30,9 +30,13 @@ export function scopeOf(memory: Memory): ConstraintScope {
 }
 
 const matchers = new Map<string, (path: string) => boolean>();
+/** Each glob's last answer: a recall asks every glob-scoped constraint about the same file. */
+const lastAnswers = new Map<string, { readonly path: string; readonly matches: boolean }>();
 
 /** Whether a project path falls under a glob (picomatch, dot files included); an invalid glob matches nothing. */
 export function globMatches(glob: string, path: string): boolean {
+  const last = lastAnswers.get(glob);
+  if (last && last.path === path) return last.matches;
   let matcher = matchers.get(glob);
   if (!matcher) {
     try {
@@ -43,7 +47,10 @@ export function globMatches(glob: string, path: string): boolean {
     if (matchers.size > 500) matchers.clear();
     matchers.set(glob, matcher);
   }
-  return matcher(path);
+  const matches = matcher(path);
+  if (lastAnswers.size > 500) lastAnswers.clear();
+  lastAnswers.set(glob, { path, matches });
+  return matches;
 }
 
 /** Whether a constraint applies to `path` (any line of it). */

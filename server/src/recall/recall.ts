@@ -79,6 +79,12 @@ function folderOf(file: string): string {
   return dir === '.' ? '' : dir;
 }
 
+/** Whether `file` is directly in `folder` ('' = the project's root): folderOf(file) === folder, without building the folder's string. */
+function isDirectlyIn(file: string, folder: string): boolean {
+  if (!folder) return !file.includes('/');
+  return file.length > folder.length + 1 && file.charCodeAt(folder.length) === 47 && file.startsWith(folder) && file.indexOf('/', folder.length + 1) < 0;
+}
+
 /** 1 for the file itself, 0.5 for its folder, 0.3 for a file open in the editor, else 0. */
 function fileProximity(row: CandidateRow, request: RecallRequest, explain: boolean): ScorePart | null {
   const { file } = request;
@@ -86,7 +92,7 @@ function fileProximity(row: CandidateRow, request: RecallRequest, explain: boole
     if (row.files.includes(file) || row.anchor?.path === file) return { reason: explain ? `about ${file}` : '', points: 1 };
     if (row.glob && globMatches(row.glob, file)) return { reason: explain ? `applies to ${row.glob}` : '', points: 1 };
     const folder = folderOf(file);
-    if (row.files.some((f) => folderOf(f) === folder)) return { reason: explain ? `same folder as ${file}` : '', points: 0.5 };
+    if (row.files.some((f) => isDirectlyIn(f, folder))) return { reason: explain ? `same folder as ${file}` : '', points: 0.5 };
   }
   const open = request.openFiles?.find((f) => row.files.includes(f));
   return open ? { reason: explain ? `about ${open}, open in the editor` : '', points: 0.3 } : null;
@@ -187,52 +193,64 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
   const usage = options.usage?.byRowid(rows.map((r) => r.rowid)) ?? new Map<number, Usage>();
   const bestRank = Math.min(-1e-9, ...text.values());
 
-  const score = (row: CandidateRow, explain: boolean) => {
-    // Relevance: how well the memory matches what was asked and where.
-    const relevance: ScorePart[] = [];
-    const prior: ScorePart[] = [];
-    const add = (into: ScorePart[], part: ScorePart | null, weight: number) => {
-      if (part && part.points !== 0 && weight !== 0) into.push({ reason: part.reason, points: part.points * weight });
-    };
-    // Reasons are worded only for the results shown: hundreds of candidates are scored per recall.
-    const reason = (words: () => string) => (explain ? words() : '');
-    const rank = text.get(row.rowid);
-    if (rank !== undefined) add(relevance, { reason: 'text match', points: rank / bestRank }, w.text);
-    add(relevance, fileProximity(row, request, explain) ?? projectWide(row, request), w.file);
-    add(relevance, symbolMatch(row, request, explain), w.symbol);
-    if (!relevance.length) relevance.push({ reason: 'recent', points: BASE_RELEVANCE });
-    // Priors: what the memory is worth anywhere. They scale relevance, never replace it, so a
-    // pinned rule does not outrank a clearly better match for an explicit question.
-    const ageDays = Math.max(0, now - row.updatedAt) / DAY_MS;
-    add(prior, { reason: reason(() => `updated ${ageDays < 1 ? 'today' : `${Math.round(ageDays)} d ago`}`), points: Math.pow(0.5, ageDays / w.halfLifeDays) }, w.recency);
-    add(prior, { reason: row.kind, points: KIND_WEIGHT[row.kind] }, w.kind);
-    add(prior, { reason: reason(() => `importance ${row.importance}`), points: row.importance }, w.importance);
-    if (row.pin !== 'none') add(prior, { reason: reason(() => `${row.pin} pin`), points: row.pin === 'hard' ? 1 : 0.5 }, w.pin);
-    add(prior, usageScore(usage.get(row.rowid), explain), w.usage);
-    if (row.status === 'archived') prior.push({ reason: 'archived', points: -ARCHIVED_PENALTY * PRIOR_SCALE });
-    let base = 0;
-    for (const p of relevance) base += p.points;
-    let lift = 0;
-    for (const p of prior) lift += p.points;
-    lift /= PRIOR_SCALE;
-    const multiplier = Math.max(MIN_MULTIPLIER, 1 + lift);
-    // Shown as additive parts that sum to the score: relevance as is (less what a floor on the
-    // multiplier adds back), and each prior as its share of the lift.
-    const floorShift = multiplier - (1 + lift);
-    const parts = explain
-      ? [
-          ...relevance.map((p) => ({ reason: p.reason, points: round(p.points * (1 + floorShift)) })),
-          ...prior.map((p) => ({ reason: p.reason, points: round((base * p.points) / PRIOR_SCALE) })),
-        ]
-      : [];
-    return { row, parts, score: round(base * multiplier), relevance: round(base), textRank: rank };
-  };
-  const scored = rows.map((row) => score(row, false));
+  const context: ScoringContext = { request, weights: w, now, text, bestRank, usage };
+  const scored = rows.map((row) => scoreRow(context, row, false));
   scored.sort((a, b) => b.score - a.score || b.row.updatedAt - a.row.updatedAt || b.row.rowid - a.row.rowid);
-  const top = scored.slice(0, request.limit).map((s) => score(s.row, true));
+  const top = scored.slice(0, request.limit).map((s) => scoreRow(context, s.row, true));
   const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
   return top.flatMap((s) => {
     const memory = memories.get(s.row.id);
     return memory ? [{ memory, score: s.score, explanation: s.parts, relevance: s.relevance, ...(s.textRank === undefined ? {} : { textRank: s.textRank }) }] : [];
   });
+}
+
+interface ScoringContext {
+  readonly request: RecallRequest;
+  readonly weights: RecallWeights;
+  readonly now: number;
+  readonly text: ReadonlyMap<number, number>;
+  readonly bestRank: number;
+  readonly usage: ReadonlyMap<number, Usage>;
+}
+
+function addPart(into: ScorePart[], part: ScorePart | null, weight: number): void {
+  if (part && part.points !== 0 && weight !== 0) into.push({ reason: part.reason, points: part.points * weight });
+}
+
+/** One candidate's score; its parts are worded only when `explain` (hundreds of candidates are scored per recall, ten shown). */
+function scoreRow(context: ScoringContext, row: CandidateRow, explain: boolean): { row: CandidateRow; parts: ScorePart[]; score: number; relevance: number; textRank: number | undefined } {
+  const { request, weights: w, now, text, bestRank, usage } = context;
+  // Relevance: how well the memory matches what was asked and where.
+  const relevance: ScorePart[] = [];
+  const prior: ScorePart[] = [];
+  const rank = text.get(row.rowid);
+  if (rank !== undefined) addPart(relevance, { reason: 'text match', points: rank / bestRank }, w.text);
+  addPart(relevance, fileProximity(row, request, explain) ?? projectWide(row, request), w.file);
+  addPart(relevance, symbolMatch(row, request, explain), w.symbol);
+  if (!relevance.length) relevance.push({ reason: 'recent', points: BASE_RELEVANCE });
+  // Priors: what the memory is worth anywhere. They scale relevance, never replace it, so a
+  // pinned rule does not outrank a clearly better match for an explicit question.
+  const ageDays = Math.max(0, now - row.updatedAt) / DAY_MS;
+  addPart(prior, { reason: explain ? `updated ${ageDays < 1 ? 'today' : `${Math.round(ageDays)} d ago`}` : '', points: Math.pow(0.5, ageDays / w.halfLifeDays) }, w.recency);
+  addPart(prior, { reason: row.kind, points: KIND_WEIGHT[row.kind] }, w.kind);
+  addPart(prior, { reason: explain ? `importance ${row.importance}` : '', points: row.importance }, w.importance);
+  if (row.pin !== 'none') addPart(prior, { reason: explain ? `${row.pin} pin` : '', points: row.pin === 'hard' ? 1 : 0.5 }, w.pin);
+  addPart(prior, usageScore(usage.get(row.rowid), explain), w.usage);
+  if (row.status === 'archived') prior.push({ reason: 'archived', points: -ARCHIVED_PENALTY * PRIOR_SCALE });
+  let base = 0;
+  for (const p of relevance) base += p.points;
+  let lift = 0;
+  for (const p of prior) lift += p.points;
+  lift /= PRIOR_SCALE;
+  const multiplier = Math.max(MIN_MULTIPLIER, 1 + lift);
+  // Shown as additive parts that sum to the score: relevance as is (less what a floor on the
+  // multiplier adds back), and each prior as its share of the lift.
+  const floorShift = multiplier - (1 + lift);
+  const parts = explain
+    ? [
+        ...relevance.map((p) => ({ reason: p.reason, points: round(p.points * (1 + floorShift)) })),
+        ...prior.map((p) => ({ reason: p.reason, points: round((base * p.points) / PRIOR_SCALE) })),
+      ]
+    : [];
+  return { row, parts, score: round(base * multiplier), relevance: round(base), textRank: rank };
 }
