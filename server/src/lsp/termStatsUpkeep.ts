@@ -1,10 +1,9 @@
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
+import { everyNowAndThen, nextTurn } from './backgroundUpkeep';
 
 const FIRST_CHECK_MS = 10_000;
 const CHECK_EVERY_MS = 60_000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Keeps each project's term counts (store/termStats.ts) current: now and then, a store that
@@ -12,10 +11,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * goes on answering hovers. One count at a time.
  */
 export function keepTermStatsCurrent(connection: Connection, openProjects: () => readonly Project[]): void {
-  let counting = false;
-  const run = async () => {
-    if (counting) return;
-    counting = true;
+  everyNowAndThen(FIRST_CHECK_MS, CHECK_EVERY_MS, async () => {
     try {
       for (const project of openProjects()) {
         const stats = project.store.termStats;
@@ -27,10 +23,6 @@ export function keepTermStatsCurrent(connection: Connection, openProjects: () =>
     } catch (error) {
       // A closed or locked database: recall goes on with the old counts, or ranks every term.
       connection.console.warn(`Counting full-text terms failed: ${(error as Error).message}`);
-    } finally {
-      counting = false;
     }
-  };
-  setTimeout(() => void run(), FIRST_CHECK_MS).unref();
-  setInterval(() => void run(), CHECK_EVERY_MS).unref();
+  });
 }

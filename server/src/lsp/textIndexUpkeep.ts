@@ -1,10 +1,9 @@
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
+import { everyNowAndThen, nextTurn } from './backgroundUpkeep';
 
 const FIRST_CHECK_MS = 5_000;
 const CHECK_EVERY_MS = 30_000;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Builds each open project's in-memory full-text index (store/textIndex/) in slices between
@@ -12,10 +11,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * import, archiving thousands) made it drop the index. Until then recall asks FTS5. One at a time.
  */
 export function keepTextIndexesBuilt(connection: Connection, openProjects: () => readonly Project[]): void {
-  let building = false;
-  const run = async () => {
-    if (building) return;
-    building = true;
+  everyNowAndThen(FIRST_CHECK_MS, CHECK_EVERY_MS, async () => {
     try {
       for (const project of openProjects()) {
         const state = project.store.textIndexState;
@@ -27,10 +23,6 @@ export function keepTextIndexesBuilt(connection: Connection, openProjects: () =>
     } catch (error) {
       // A closed or locked database: recall goes on asking FTS5, and the next check tries again.
       connection.console.warn(`Building the in-memory text index failed (recall uses SQLite's): ${(error as Error).message}`);
-    } finally {
-      building = false;
     }
-  };
-  setTimeout(() => void run(), FIRST_CHECK_MS).unref();
-  setInterval(() => void run(), CHECK_EVERY_MS).unref();
+  });
 }

@@ -72,7 +72,7 @@ export class ResidentTextIndex {
     }
   }
 
-  /** Builds it at once (a bench, a test, a short command that searches a lot). */
+  /** Builds it at once (the bench, tests). */
   buildNow(): number {
     const slices = this.slices();
     for (let step = slices.next(); ; step = slices.next()) if (step.done) return step.value;
