@@ -135,3 +135,34 @@ describe('the in-memory full-text index', () => {
     assert.equal(resident.textIndex()?.postings('bulk')?.count, 2001);
   });
 });
+
+describe('common words in the in-memory index (bitsets)', () => {
+  /** 600 memories: every one says alpha, every 2nd beta, every 3rd gamma, every 5th delta. */
+  function commonWords(store: MemoryStore): void {
+    for (let i = 0; i < 600; i++) {
+      const words = ['alpha', ...(i % 2 ? [] : ['beta']), ...(i % 3 ? [] : ['gamma']), ...(i % 5 ? [] : ['delta'])];
+      store.add({ kind: 'note', title: `Row ${i}`, body: words.join(' '), source: 'user' });
+    }
+  }
+
+  it('fills with the newest memories having every common word, as FTS5 does, and follows new ones', () => {
+    const { resident, plain } = stores();
+    commonWords(resident);
+    // The FTS5 path plans with term counts, as after an import.
+    plain.termStats.recount();
+    void resident.buildTextIndex();
+    const index = resident.textIndex()!;
+    // A budget of 0 postings: every word is common, so the candidates are the fills.
+    for (const terms of [['alpha', 'beta'], ['alpha', 'beta', 'gamma'], ['beta', 'delta'], ['gamma', 'delta', 'beta'], ['alpha', 'nowhere']]) {
+      const viaIndex = searchTextInIndex(index, terms, index.termsOf(terms), 40, 0)!;
+      const viaFts = searchText(plain, terms, 40, 0);
+      assert.deepEqual([...viaIndex.ranks.keys()].sort((a, b) => a - b), [...viaFts.ranks.keys()].sort((a, b) => a - b), terms.join(' '));
+    }
+    assert.ok(index.bitsets.size > 0, 'the common words were checked from bitsets');
+    // A new memory with all of them, written by another connection: the bitsets follow.
+    const added = plain.add({ kind: 'note', title: 'Newest', body: 'alpha beta gamma delta', source: 'user' });
+    const now = resident.textIndex()!;
+    const newest = searchTextInIndex(now, ['beta', 'delta'], now.termsOf(['beta', 'delta']), 5, 0)!;
+    assert.ok(resident.byRowids([...newest.ranks.keys()]).some((m) => m.id === added.id), 'the new memory is among the newest with both words');
+  });
+});

@@ -1,3 +1,4 @@
+import { BITSET_MIN_POSTINGS, hasBit } from '../store/textIndex/bitsets';
 import type { Postings } from '../store/textIndex/postings';
 import type { TextIndex } from '../store/textIndex/textIndex';
 import { COVERAGE, FILL_TERMS, inverseDocumentFrequency, planTextSearch, type TextMatches } from './textSearch';
@@ -11,6 +12,8 @@ interface IndexedTerm {
   readonly term: string;
   /** Empty when the tokenizer makes nothing of the word, or some term of it is in no memory. */
   readonly postings: readonly Postings[];
+  /** Bitsets of long postings (parallel to `postings`), for words checked in many memories. */
+  bits: readonly (Uint32Array | null)[];
   /** The word's index terms: more than one (`decode_peer`) is an FTS5 phrase. */
   readonly phrase: boolean;
 }
@@ -26,10 +29,10 @@ export function searchTextInIndex(index: TextIndex, terms: readonly string[], st
     const postings: Postings[] = [];
     for (const stem of stems[i]!) {
       const p = index.postings(stem);
-      if (!p) return { term, postings: [], phrase: stems[i]!.length > 1 };
+      if (!p) return { term, postings: [], bits: [], phrase: stems[i]!.length > 1 };
       postings.push(p);
     }
-    return { term, postings, phrase: stems[i]!.length > 1 };
+    return { term, postings, bits: [], phrase: stems[i]!.length > 1 };
   });
   const byTerm = new Map(indexed.map((t) => [t.term, t]));
   const docsOf = (term: string) => {
@@ -44,6 +47,7 @@ export function searchTextInIndex(index: TextIndex, terms: readonly string[], st
 
   const ranks = bm25(index, ranked, limit);
   const common = plan.common.map((c) => byTerm.get(c.term)!);
+  for (const term of common) term.bits = term.postings.map((p) => (p.count >= BITSET_MIN_POSTINGS ? index.bitsets.of(p) : null));
   const rarest = common.slice(0, FILL_TERMS);
   const fills: ((want: number, skip: ReadonlyMap<number, number>) => number[])[] = [
     ...(common.length > 1 ? [(want: number, skip: ReadonlyMap<number, number>) => newestWithAll(common, want, skip)] : []),
@@ -95,67 +99,47 @@ function bm25(index: TextIndex, ranked: readonly IndexedTerm[], limit: number): 
 /** Whether the memory has every index term of the word (a phrase's terms, not checked for order). */
 function has(term: IndexedTerm, rowid: number): boolean {
   if (!term.postings.length) return false;
-  for (const p of term.postings) if (!p.has(rowid)) return false;
+  for (let l = 0; l < term.postings.length; l++) {
+    const bits = term.bits[l];
+    if (bits ? !hasBit(bits, rowid) : !term.postings[l]!.has(rowid)) return false;
+  }
   return true;
 }
 
 /**
- * The newest `want` memories (highest rowid) with every word, leaving out `skip`'s: the
- * postings walked from their ends together, each jumping to the next rowid all may share
- * (galloping), so an AND that few memories meet costs about its shortest list's length in jumps.
+ * The newest `want` memories (highest rowid) with every word, leaving out `skip`'s. With a
+ * bitset for each list, their words ANDed from the top, 32 memories a step; else the shortest
+ * list walked from its end and each memory checked in the others.
  */
 function newestWithAll(terms: readonly IndexedTerm[], want: number, skip: ReadonlyMap<number, number>): number[] {
   // A word in no memory: no memory has them all.
   if (!terms.length || terms.some((t) => !t.postings.length)) return [];
-  const lists = terms.flatMap((t) => t.postings).sort((a, b) => a.count - b.count);
-  const cursors = lists.map((p) => p.count - 1);
+  const lists = terms.flatMap((t) => t.postings.map((postings, l) => ({ postings, bits: t.bits[l] ?? null }))).sort((a, b) => a.postings.count - b.postings.count);
   const found: number[] = [];
-  let target = lists[0]!.rowids[cursors[0]!]!;
-  while (found.length < want) {
-    let agreed = true;
-    for (let l = 0; l < lists.length; l++) {
-      const at = seekAtOrBelow(lists[l]!, cursors[l]!, target);
-      if (at < 0) return found;
-      cursors[l] = at;
-      const rowid = lists[l]!.rowids[at]!;
-      if (rowid < target) {
-        target = rowid;
-        agreed = false;
-        break;
+  if (lists.every((l) => l.bits)) {
+    const bitsets = lists.map((l) => l.bits!);
+    let top = Infinity;
+    for (const bits of bitsets) top = Math.min(top, bits.length - 1);
+    for (let w = top; w >= 0 && found.length < want; w--) {
+      let word = bitsets[0]![w]!;
+      for (let l = 1; word !== 0 && l < bitsets.length; l++) word &= bitsets[l]![w]!;
+      while (word !== 0 && found.length < want) {
+        const bit = 31 - Math.clz32(word);
+        const rowid = w * 32 + bit;
+        if (!skip.has(rowid)) found.push(rowid);
+        word &= ~(1 << bit);
       }
     }
-    if (!agreed) continue;
-    if (!skip.has(target)) found.push(target);
-    target--;
+    return found;
+  }
+  const [shortest, ...others] = lists as [(typeof lists)[0], ...typeof lists];
+  const rowids = shortest.postings.rowids;
+  next: for (let i = shortest.postings.count - 1; i >= 0 && found.length < want; i--) {
+    const rowid = rowids[i]!;
+    for (const other of others) if (other.bits ? !hasBit(other.bits, rowid) : !other.postings.has(rowid)) continue next;
+    if (!skip.has(rowid)) found.push(rowid);
   }
   return found;
-}
-
-/** Position of the largest rowid ≤ `target` at or before `from`, or -1; gallops backwards. */
-function seekAtOrBelow(postings: Postings, from: number, target: number): number {
-  const rowids = postings.rowids;
-  if (from < 0) return -1;
-  if (rowids[from]! <= target) return from;
-  // rowids[from] > target: step back 1, 2, 4… until at or below, then search between.
-  let high = from;
-  let step = 1;
-  let low = from - step;
-  while (low >= 0 && rowids[low]! > target) {
-    high = low;
-    step *= 2;
-    low = from - step;
-  }
-  if (low < 0) {
-    if (rowids[0]! > target) return -1;
-    low = 0;
-  }
-  // rowids[low] ≤ target < rowids[high]
-  while (high - low > 1) {
-    const mid = (low + high) >>> 1;
-    if (rowids[mid]! <= target) low = mid;
-    else high = mid;
-  }
-  return low;
 }
 
 /** The newest `want` memories with any of the words, leaving out `skip`'s. */
@@ -177,63 +161,20 @@ function newestWithAny(terms: readonly IndexedTerm[], want: number, skip: Readon
   return [...candidates].sort((a, b) => b - a).slice(0, want);
 }
 
-/**
- * scoreCommonTermsAndCoverage (textSearch.ts) with the words looked up in the postings: the
- * candidates sorted once, each word's postings walked forward beside them.
- */
+/** scoreCommonTermsAndCoverage (textSearch.ts) with the words looked up in the postings. */
 function scoreCoverage(ranks: Map<number, number>, terms: readonly IndexedTerm[], commonIdf: ReadonlyMap<string, number>): void {
   if (terms.length < 2 && !commonIdf.size) return;
-  const rowids = Int32Array.from(ranks.keys()).sort();
-  const found = new Uint8Array(rowids.length);
-  const common = new Float64Array(rowids.length);
-  for (const term of terms) {
-    if (!term.postings.length) continue;
-    const idf = commonIdf.get(term.term) ?? 0;
-    const hasAll = containsEach(term.postings[0]!, rowids);
-    for (let l = 1; l < term.postings.length; l++) {
-      const also = containsEach(term.postings[l]!, rowids);
-      for (let k = 0; k < hasAll.length; k++) hasAll[k]! &= also[k]!;
-    }
-    for (let k = 0; k < rowids.length; k++) {
-      if (!hasAll[k]) continue;
-      found[k]!++;
-      common[k]! += idf;
-    }
-  }
+  const present = terms.filter((t) => t.postings.length);
+  const idfs = present.map((t) => commonIdf.get(t.term) ?? 0);
   const scale = terms.length < 2 ? 0 : COVERAGE / terms.length;
-  for (let k = 0; k < rowids.length; k++) {
-    const rowid = rowids[k]!;
-    ranks.set(rowid, (ranks.get(rowid)! - common[k]!) * (terms.length < 2 ? 1 : 1 + scale * found[k]!));
-  }
-}
-
-/** Which of the (ascending) rowids the postings hold: 1 or 0 each. */
-function containsEach(postings: Postings, rowids: Int32Array): Uint8Array {
-  const result = new Uint8Array(rowids.length);
-  const list = postings.rowids;
-  const count = postings.count;
-  let at = 0;
-  for (let k = 0; k < rowids.length && at < count; k++) {
-    const rowid = rowids[k]!;
-    if (list[at]! < rowid) {
-      // Gallop forward to the first posting ≥ rowid.
-      let step = 1;
-      let low = at;
-      let high = at + 1;
-      while (high < count && list[high]! < rowid) {
-        low = high;
-        step *= 2;
-        high = at + step;
-      }
-      if (high > count) high = count;
-      while (high - low > 1) {
-        const mid = (low + high) >>> 1;
-        if (list[mid]! < rowid) low = mid;
-        else high = mid;
-      }
-      at = high;
+  for (const [rowid, rank] of ranks) {
+    let found = 0;
+    let common = 0;
+    for (let t = 0; t < present.length; t++) {
+      if (!has(present[t]!, rowid)) continue;
+      found++;
+      common += idfs[t]!;
     }
-    if (at < count && list[at] === rowid) result[k] = 1;
+    ranks.set(rowid, (rank - common) * (1 + scale * found));
   }
-  return result;
 }

@@ -7,6 +7,8 @@ export class Postings {
   rowids: Int32Array;
   freqs: Uint16Array;
   count = 0;
+  /** Moves at every change: what is derived from the list (bitsets.ts) knows when to rebuild. */
+  version = 0;
 
   constructor(capacity = 2) {
     this.rowids = new Int32Array(capacity);
@@ -17,6 +19,7 @@ export class Postings {
   add(rowid: number, freq: number): void {
     const clamped = Math.min(freq, 0xffff);
     const n = this.count;
+    this.version++;
     if (n === 0 || this.rowids[n - 1]! < rowid) {
       this.grow(n + 1);
       this.rowids[n] = rowid;
@@ -40,6 +43,7 @@ export class Postings {
   remove(rowid: number): boolean {
     const at = this.indexOf(rowid);
     if (at < 0) return false;
+    this.version++;
     this.rowids.copyWithin(at, at + 1, this.count);
     this.freqs.copyWithin(at, at + 1, this.count);
     this.count--;

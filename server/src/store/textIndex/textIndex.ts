@@ -1,3 +1,4 @@
+import { Bitsets } from './bitsets';
 import { Postings } from './postings';
 
 /** bm25's column weights for memory_fts (title, body, why, tags): the store's search and this index use the same. */
@@ -29,6 +30,9 @@ interface IndexedDoc {
  */
 const RUN = /[A-Za-z0-9\u0080-\uffff]+/g;
 const ASCII_RUN = /^[\x00-\x7f]*$/;
+const MAX_ROWID_IN_ARRAY = 1 << 24;
+/** What the bitsets of common words may hold (bitsets.ts): ~1,300 words at 100,000 memories. */
+const BITSET_BYTES = 16 * 1024 * 1024;
 /** Runs whose index terms are kept after a build (the corpus's words; a query's words are looked up here too). */
 const RUNS_KEPT = 200_000;
 
@@ -43,9 +47,13 @@ export class TextIndex {
   private readonly termIds = new Map<string, number>();
   private readonly postingsOfTerm: Postings[] = [];
   private readonly docs = new Map<number, IndexedDoc>();
+  /** Each memory's length again, by rowid: bm25 reads one for every posting it ranks. */
+  private lengths = new Uint32Array(1024);
   private tokens = 0;
   /** Index terms of runs seen (`Connections` → [`connect`]): each distinct run goes through FTS5's tokenizer once. */
   private runs = new Map<string, readonly string[]>();
+  /** Bitsets of the common words queries use, current with the postings. */
+  readonly bitsets = new Bitsets(BITSET_BYTES);
   /** The memories' generation this index reflects (MemoryStore.generation); -1 while built. */
   generation = -1;
 
@@ -70,7 +78,7 @@ export class TextIndex {
 
   /** Tokens of a memory (0 when not indexed). */
   length(rowid: number): number {
-    return this.docs.get(rowid)?.length ?? 0;
+    return rowid < this.lengths.length ? this.lengths[rowid]! : (this.docs.get(rowid)?.length ?? 0);
   }
 
   /** Adds memories or replaces what was indexed of them. */
@@ -98,6 +106,7 @@ export class TextIndex {
         this.postingsOfTerm[id]!.add(row.rowid, freq);
       }
       this.docs.set(row.rowid, { terms, length });
+      this.setLength(row.rowid, length);
       this.tokens += length;
     }
     if (this.runs.size > RUNS_KEPT) this.runs = new Map();
@@ -110,6 +119,7 @@ export class TextIndex {
     for (const id of doc.terms) this.postingsOfTerm[id]!.remove(rowid);
     this.tokens -= doc.length;
     this.docs.delete(rowid);
+    this.setLength(rowid, 0);
   }
 
   /** After a build: spare capacity is dropped. */
@@ -132,6 +142,17 @@ export class TextIndex {
     let postings = 0;
     for (const p of this.postingsOfTerm) postings += p.count;
     return { rows: this.docs.size, terms: this.termIds.size, postings };
+  }
+
+  private setLength(rowid: number, length: number): void {
+    // Rowids count up from 1; one set by hand far beyond that is left to the map.
+    if (rowid >= MAX_ROWID_IN_ARRAY) return;
+    if (rowid >= this.lengths.length) {
+      const grown = new Uint32Array(Math.max(rowid + 1, this.lengths.length * 2));
+      grown.set(this.lengths);
+      this.lengths = grown;
+    }
+    this.lengths[rowid] = length;
   }
 
   private termId(term: string): number {
