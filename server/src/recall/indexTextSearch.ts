@@ -62,9 +62,13 @@ export function searchTextInIndex(index: TextIndex, terms: readonly string[], st
   if (ranks.size) scoreCoverage(ranks, indexed, commonIdf);
   const rankOthers = plan.common.length
     ? (rowids: readonly number[]) => {
-        const others = new Map(rowids.map((rowid) => [rowid, 0]));
-        scoreCoverage(others, indexed, plan.idf);
-        for (const [rowid, rank] of others) if (rank >= 0) others.delete(rowid);
+        const others = new Map<number, number>();
+        const coverage = new Coverage(indexed, plan.idf);
+        for (const rowid of rowids) {
+          // Only memories with at least one of the words are text matches.
+          const rank = coverage.rank(rowid, 0);
+          if (rank < 0) others.set(rowid, rank);
+        }
         return others;
       }
     : null;
@@ -77,23 +81,41 @@ export function searchTextInIndex(index: TextIndex, terms: readonly string[], st
  * frequency, summed in the query's order and negated.
  */
 function bm25(index: TextIndex, ranked: readonly IndexedTerm[], limit: number): Map<number, number> {
-  const scores = new Map<number, number>();
-  const rows = index.rows;
+  const lists = ranked.flatMap((term) => term.postings.slice(0, 1));
+  const idfs = lists.map((postings) => inverseDocumentFrequency(index.rows, postings.count));
   const averageLength = index.averageLength;
-  for (const term of ranked) {
-    const postings = term.postings[0];
-    if (!postings) continue;
-    const idf = inverseDocumentFrequency(rows, postings.count);
-    const { rowids, freqs, count } = postings;
-    for (let i = 0; i < count; i++) {
-      const rowid = rowids[i]!;
-      const f = freqs[i]!;
-      const part = idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * index.length(rowid)) / averageLength)));
-      scores.set(rowid, (scores.get(rowid) ?? 0) + part);
+  let total = 0;
+  for (const postings of lists) total += postings.count;
+  // The lists merged by rowid into arrays (a Map of a thousand rows and its sorted copy were most
+  // of what a recall allocated); each row's parts summed in the query's order, as FTS5 sums them.
+  const rowids = new Int32Array(total);
+  const scores = new Float64Array(total);
+  const cursors = new Int32Array(lists.length);
+  let n = 0;
+  for (;;) {
+    let rowid = Infinity;
+    for (let l = 0; l < lists.length; l++) if (cursors[l]! < lists[l]!.count) rowid = Math.min(rowid, lists[l]!.rowids[cursors[l]!]!);
+    if (rowid === Infinity) break;
+    const length = index.length(rowid);
+    let score = 0;
+    for (let l = 0; l < lists.length; l++) {
+      const at = cursors[l]!;
+      const postings = lists[l]!;
+      if (at >= postings.count || postings.rowids[at] !== rowid) continue;
+      const f = postings.freqs[at]!;
+      score += idfs[l]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * length) / averageLength)));
+      cursors[l] = at + 1;
     }
+    rowids[n] = rowid;
+    scores[n] = score;
+    n++;
   }
-  const best = [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit);
-  return new Map(best.map(([rowid, score]) => [rowid, -1 * score]));
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  if (n > limit) order.sort((a, b) => scores[b]! - scores[a]! || rowids[a]! - rowids[b]!);
+  const best = new Map<number, number>();
+  for (let i = 0; i < Math.min(n, limit); i++) best.set(rowids[order[i]!]!, -1 * scores[order[i]!]!);
+  return best;
 }
 
 /** Whether the memory has every index term of the word (a phrase's terms, not checked for order). */
@@ -164,17 +186,30 @@ function newestWithAny(terms: readonly IndexedTerm[], want: number, skip: Readon
 /** scoreCommonTermsAndCoverage (textSearch.ts) with the words looked up in the postings. */
 function scoreCoverage(ranks: Map<number, number>, terms: readonly IndexedTerm[], commonIdf: ReadonlyMap<string, number>): void {
   if (terms.length < 2 && !commonIdf.size) return;
-  const present = terms.filter((t) => t.postings.length);
-  const idfs = present.map((t) => commonIdf.get(t.term) ?? 0);
-  const scale = terms.length < 2 ? 0 : COVERAGE / terms.length;
-  for (const [rowid, rank] of ranks) {
+  const coverage = new Coverage(terms, commonIdf);
+  ranks.forEach((rank, rowid) => ranks.set(rowid, coverage.rank(rowid, rank)));
+}
+
+/** A rank less the IDF of the common words a memory has, scaled by the share of the query's words it has. */
+class Coverage {
+  private readonly present: readonly IndexedTerm[];
+  private readonly idfs: readonly number[];
+  private readonly scale: number;
+
+  constructor(terms: readonly IndexedTerm[], commonIdf: ReadonlyMap<string, number>) {
+    this.present = terms.filter((t) => t.postings.length);
+    this.idfs = this.present.map((t) => commonIdf.get(t.term) ?? 0);
+    this.scale = terms.length < 2 ? 0 : COVERAGE / terms.length;
+  }
+
+  rank(rowid: number, rank: number): number {
     let found = 0;
     let common = 0;
-    for (let t = 0; t < present.length; t++) {
-      if (!has(present[t]!, rowid)) continue;
+    for (let t = 0; t < this.present.length; t++) {
+      if (!has(this.present[t]!, rowid)) continue;
       found++;
-      common += idfs[t]!;
+      common += this.idfs[t]!;
     }
-    ranks.set(rowid, (rank - common) * (1 + scale * found));
+    return (rank - common) * (1 + this.scale * found);
   }
 }

@@ -4,7 +4,13 @@ import { GenerationMap } from './generationMap';
 import type { MemoryChangeLog } from './memoryChangeLog';
 
 const CANDIDATE_ROWS_KEPT = 50_000;
-const WHOLE_MEMORIES_KEPT = 4096;
+/**
+ * Few: a recall reads ten whole memories, and each one kept outlived V8's young generation, so
+ * back-to-back recalls in the memory server copied ~1.7 MB at every scavenge (3–4 ms pauses, the
+ * bench's p99) with 4,096 kept; ~0.25 MB with 64. Hover and CodeLens keep their own answers; a
+ * memory not kept costs ~15 µs from SQLite.
+ */
+const WHOLE_MEMORIES_KEPT = 64;
 const TEXTS_KEPT = 8192;
 
 /**
