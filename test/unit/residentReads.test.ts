@@ -74,3 +74,14 @@ describe('what the memory server reads from its resident rows', () => {
     assert.equal([...usage.values()].filter((u) => u.acted === 1).length, 1);
   });
 });
+
+describe('whole memories by rowid', () => {
+  it('returns every one asked for, in order, however many more than are kept', () => {
+    const { server } = stores();
+    for (let i = 0; i < 300; i++) server.add({ kind: 'note', title: `m${i}`, source: 'user', files: [`src/f${i % 7}.ts`] });
+    const rowids = server.rowidsRecent(300);
+    const titles = server.byRowids(rowids).map((m) => m.title);
+    assert.deepEqual(titles, Array.from({ length: 300 }, (_, i) => `m${299 - i}`));
+    assert.deepEqual(server.byRowids([...rowids].reverse()).map((m) => m.title), [...titles].reverse(), 'again, partly from what is kept');
+  });
+});

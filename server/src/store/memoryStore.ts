@@ -431,15 +431,20 @@ export class MemoryStore {
   byRowids(rowids: readonly number[]): Memory[] {
     const whole = this.rows.whole;
     this.rows.sync(this.generation());
-    const missing = rowids.filter((rowid) => whole.get(rowid) === undefined);
-    // One statement for all that are not kept (a recall's top ten cost ten statements, ~30 µs each).
-    for (const [rowid, memory] of this.wholeReader.read(missing, (rowid) => this.rows.candidates.get(rowid))) whole.set(rowid, memory);
-    const found: Memory[] = [];
+    // Read here, not from the cache afterwards: it keeps fewer than a timeline page holds.
+    const found = new Map<number, Memory>();
+    const missing: number[] = [];
     for (const rowid of rowids) {
-      const memory = whole.get(rowid);
-      if (memory) found.push(memory);
+      const kept = whole.get(rowid);
+      if (kept) found.set(rowid, kept);
+      else missing.push(rowid);
     }
-    return found;
+    // One statement for all that are not kept (a recall's top ten cost ten statements, ~30 µs each).
+    for (const [rowid, memory] of this.wholeReader.read(missing, (r) => this.rows.candidates.get(r))) {
+      found.set(rowid, memory);
+      whole.set(rowid, memory);
+    }
+    return rowids.flatMap((rowid) => found.get(rowid) ?? []);
   }
 
   /** Active constraints with a given pin, oldest first. */
