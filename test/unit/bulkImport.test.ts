@@ -47,12 +47,14 @@ function exportedMemories(count: number, start = Date.UTC(2025, 0, 1)): Memory[]
 /** Every row an import writes, in a comparable form. */
 function contents(db: SqliteDatabase): Record<string, unknown[]> {
   const rows = (sql: string) => db.prepare(sql).raw().all();
+  // The index itself, term by term and position by position (schema v12 keeps no copy of the text in it).
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_instances USING fts5vocab(main, memory_fts, 'instance')");
   return {
     memories: rows('SELECT * FROM memories ORDER BY rowid'),
     files: rows('SELECT * FROM memory_files ORDER BY memory_rowid, path'),
     symbols: rows('SELECT * FROM memory_symbols ORDER BY memory_rowid, symbol'),
     anchors: rows('SELECT * FROM anchors ORDER BY memory_rowid'),
-    fts: rows('SELECT rowid, title, body, why, tags FROM memory_fts ORDER BY rowid'),
+    fts: rows('SELECT term, doc, col, offset FROM temp.fts_instances ORDER BY term, doc, col, offset'),
     matches: rows(`SELECT rowid FROM memory_fts WHERE memory_fts MATCH 'parse OR handler OR store OR sup3rs3cret' ORDER BY rowid`),
   };
 }

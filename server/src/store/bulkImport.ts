@@ -31,8 +31,8 @@ export class BulkImport {
       updatedAt: () => db.prepare('SELECT id, updated_at AS updatedAt FROM memories WHERE id IN (SELECT value FROM json_each(?))'),
       // OR ROLLBACK: a failed row fails the whole batch anyway, and without a statement that may
       // stop half-way SQLite keeps no statement journal, which copied ~7 pages for every row.
-      insert: () => db.prepare(`INSERT OR ROLLBACK INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insert: () => db.prepare(`INSERT OR ROLLBACK INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta, fts_tags)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFile: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (?, ?)'),
       insertSymbol: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (?, ?)'),
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
@@ -137,7 +137,7 @@ export class BulkImport {
       // Positional parameters, without an object spread per row (within noise when measured; the plainer form).
       const { id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, meta } = memory;
       const rowid = Number(
-        this.statements.insert.run(id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, JSON.stringify(meta)).lastInsertRowid,
+        this.statements.insert.run(id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, JSON.stringify(meta), tags).lastInsertRowid,
       );
       for (const path of memory.files) this.statements.insertFile.run(rowid, path);
       for (const symbol of memory.symbols) this.statements.insertSymbol.run(rowid, symbol);

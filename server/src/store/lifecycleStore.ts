@@ -93,7 +93,7 @@ export class LifecycleStore {
       // Files, symbols, anchor and links go with the row (ON DELETE CASCADE).
       deleteMemories: () => db.prepare(`DELETE FROM memories WHERE id IN (${ids})`),
       orphans: () => db.prepare(`SELECT
-          (SELECT count(*) FROM memory_fts WHERE rowid NOT IN (SELECT rowid FROM memories)) AS fts,
+          (SELECT count(*) FROM memory_fts_docsize WHERE id NOT IN (SELECT rowid FROM memories)) AS fts,
           (SELECT count(*) FROM memory_files WHERE memory_rowid NOT IN (SELECT rowid FROM memories)) AS files,
           (SELECT count(*) FROM memory_symbols WHERE memory_rowid NOT IN (SELECT rowid FROM memories)) AS symbols,
           (SELECT count(*) FROM anchors WHERE memory_rowid NOT IN (SELECT rowid FROM memories)) AS anchors,

@@ -143,11 +143,11 @@ export class MemoryStore {
     this.candidateReader = new CandidateReader(db);
     this.wholeReader = new WholeMemoryReader(db);
     this.statements = lazyStatements({
-      insert: () => db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta)
-        VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @sourceRef, @createdAt, @updatedAt, @importance, @pin, @status, @meta)`),
+      insert: () => db.prepare(`INSERT INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta, fts_tags)
+        VALUES (@id, @kind, @title, @body, @why, @source, @sessionId, @sourceRef, @createdAt, @updatedAt, @importance, @pin, @status, @meta, @ftsTags)`),
       update: () => db.prepare(`UPDATE memories SET kind = @kind, title = @title, body = @body, why = @why, source = @source,
         session_id = @sessionId, source_ref = @sourceRef, created_at = @createdAt, updated_at = @updatedAt, importance = @importance, pin = @pin,
-        status = @status, meta = @meta WHERE id = @id`),
+        status = @status, meta = @meta, fts_tags = @ftsTags WHERE id = @id`),
       insertFile: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (@rowid, @path)'),
       insertSymbol: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (@rowid, @symbol)'),
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
@@ -182,7 +182,8 @@ export class MemoryStore {
       rowidsForSymbol: () => db.prepare('SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol = @symbol ORDER BY memory_rowid DESC LIMIT @limit'),
       rowidsForMembers: () => db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol > @prefix AND symbol < @prefix || char(1114111)
         ORDER BY memory_rowid DESC LIMIT @limit`),
-      ftsTexts: () => db.prepare(`SELECT rowid, substr(title || ' ' || why || ' ' || tags || ' ' || body, 1, @max) AS text FROM memory_fts
+      // What memory_fts indexed (schema v12 keeps no copy of it there).
+      ftsTexts: () => db.prepare(`SELECT rowid, substr(title || ' ' || coalesce(why, '') || ' ' || fts_tags || ' ' || body, 1, @max) AS text FROM memories
         WHERE rowid IN (SELECT value FROM json_each(@rowids))`),
       rowidsForSession: () => db.prepare(`SELECT rowid FROM memories WHERE session_id = @sessionId AND status = 'active'
         AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY updated_at DESC LIMIT @limit`),
@@ -647,7 +648,8 @@ export class MemoryStore {
   /** Redacts secrets here, on the one path to the database, so no caller can forget; returns what was stored. */
   private write(unredacted: Memory, mode: 'insert' | 'update'): Memory {
     const memory = this.redactor.memory(unredacted);
-    const params = { ...memory, meta: JSON.stringify(memory.meta) };
+    const tags = [...memory.files, ...memory.symbols, ...identifierParts([memory.title, ...memory.files, ...memory.symbols].join(' '))].join(' ');
+    const params = { ...memory, meta: JSON.stringify(memory.meta), ftsTags: tags };
     let rowid: number;
     if (mode === 'insert') {
       rowid = Number(this.statements.insert.run(params).lastInsertRowid);
@@ -665,7 +667,6 @@ export class MemoryStore {
       this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
         contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
     }
-    const tags = [...memory.files, ...memory.symbols, ...identifierParts([memory.title, ...memory.files, ...memory.symbols].join(' '))].join(' ');
     this.statements.insertFts.run({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags });
     return memory;
   }

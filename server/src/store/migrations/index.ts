@@ -9,6 +9,7 @@ import * as memoryGeneration from './008-memory-generation';
 import * as termStats from './009-term-stats';
 import * as memoryChanges from './010-memory-changes';
 import * as deferredIndexes from './011-deferred-indexes';
+import * as contentlessFts from './012-contentless-fts';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, sql: termStats.sql },
   { version: 10, sql: memoryChanges.sql },
   { version: 11, sql: deferredIndexes.sql },
+  { version: 12, sql: contentlessFts.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

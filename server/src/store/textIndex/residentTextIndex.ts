@@ -33,8 +33,9 @@ export class ResidentTextIndex {
   ) {
     this.stemmer = new Stemmer(db);
     this.statements = lazyStatements({
-      after: () => db.prepare(`SELECT rowid, title, body, why, tags FROM memory_fts WHERE rowid > @after ORDER BY rowid LIMIT ${BUILD_SLICE}`),
-      byRowids: () => db.prepare('SELECT rowid, title, body, why, tags FROM memory_fts WHERE rowid IN (SELECT value FROM json_each(@rowids))'),
+      // What memory_fts indexed, read from memories (schema v12 keeps no copy in the index).
+      after: () => db.prepare(`SELECT rowid, title, body, coalesce(why, '') AS why, fts_tags AS tags FROM memories WHERE rowid > @after ORDER BY rowid LIMIT ${BUILD_SLICE}`),
+      byRowids: () => db.prepare("SELECT rowid, title, body, coalesce(why, '') AS why, fts_tags AS tags FROM memories WHERE rowid IN (SELECT value FROM json_each(@rowids))"),
       generation: () => db.prepare(GENERATION_SQL).pluck(),
     });
   }
