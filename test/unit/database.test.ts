@@ -16,6 +16,7 @@ describe('opening a project database', () => {
       assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
       assert.ok((db.pragma('busy_timeout', { simple: true }) as number) >= 5000);
       assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+      assert.equal(db.pragma('page_size', { simple: true }), 16_384);
       assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
       const tables = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
       for (const table of ['memories', 'memory_files', 'memory_symbols', 'anchors', 'sessions', 'ingest_offsets', 'injections', 'editor_state', 'memory_fts']) {
@@ -83,6 +84,28 @@ describe('opening a project database', () => {
       assert.equal((backup.db.prepare('SELECT count(*) AS n FROM memories').get() as { n: number }).n, 50);
     } finally {
       backup.db.close();
+    }
+  });
+
+  it('keeps the page size of an existing database, and its memories', () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const created = openDatabase(file);
+    new MemoryStore(created.db).add({ kind: 'note', title: 'kept on small pages', source: 'user' });
+    // As a database made before 16 KB pages were the default.
+    created.db.pragma('journal_mode = DELETE');
+    created.db.pragma('page_size = 4096');
+    created.db.exec('VACUUM');
+    created.db.close();
+    const reopened = openDatabase(file);
+    try {
+      assert.equal(reopened.db.pragma('page_size', { simple: true }), 4096);
+      assert.equal(reopened.db.pragma('journal_mode', { simple: true }), 'wal');
+      const store = new MemoryStore(reopened.db);
+      store.add({ kind: 'note', title: 'and another', source: 'user' });
+      assert.equal(store.counts().total, 2);
+      assert.equal(store.searchRowids('"small"', 5).length, 1);
+    } finally {
+      reopened.db.close();
     }
   });
 

@@ -33,12 +33,22 @@ function timestamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
 }
 
+/**
+ * Page size of databases created from now on (SQLite's default is 4,096). A memory row with its
+ * diff is one to a few KB: on 4 KB pages many spill onto overflow pages, and an import of 100,000
+ * memories made ~590,000 page reads and writes. On 16 KB pages it took ~1.5 s less (10.7–11.1 →
+ * 9.1–9.7 s, alternating runs) with less system time. Existing databases keep theirs.
+ */
+const NEW_DATABASE_PAGE_SIZE = 16_384;
+
 function configure(db: SqliteDatabase): void {
   // busy_timeout first: every later statement, including the WAL switch, then waits for other
   // writers (hooks, MCP servers, the CLI) instead of failing with SQLITE_BUSY.
   // A hook lowers it (ENGRAM_BUSY_TIMEOUT_MS) to stay inside its own time limit.
   const requested = Number(process.env.ENGRAM_BUSY_TIMEOUT_MS);
   db.pragma(`busy_timeout = ${Number.isInteger(requested) && requested >= 0 && requested < BUSY_TIMEOUT_MS ? requested : BUSY_TIMEOUT_MS}`);
+  // Only a new, empty file takes it (SQLite ignores it once the database has pages or is in WAL).
+  db.pragma(`page_size = ${NEW_DATABASE_PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
