@@ -1,7 +1,7 @@
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, PinLevel } from '../memory/types';
 
-/** A row of SELECT_MEMORY: a memory with its tags (as JSON arrays) and its anchor's columns. */
-export interface MemoryRow {
+/** A row of `memories` (`SELECT rowid, *`), as far as a Memory is made of it. */
+export interface MemoryColumns {
   rowid: number;
   id: string;
   kind: MemoryKind;
@@ -17,18 +17,26 @@ export interface MemoryRow {
   pin: PinLevel;
   status: MemoryStatus;
   meta: string;
+}
+
+/** A row of `anchors`, less its path. */
+export interface AnchorColumns {
+  start_line: number;
+  start_character: number;
+  end_line: number;
+  end_character: number;
+  content_hash: string;
+  context_before: string;
+  context_after: string;
+  stale: number;
+}
+
+/** A row of SELECT_MEMORY: a memory with its tags (as JSON arrays) and its anchor's columns (null without one). */
+export type MemoryRow = MemoryColumns & { [K in keyof AnchorColumns]: AnchorColumns[K] | null } & {
   files_json: string;
   symbols_json: string;
   anchor_path: string | null;
-  start_line: number | null;
-  start_character: number | null;
-  end_line: number | null;
-  end_character: number | null;
-  content_hash: string | null;
-  context_before: string | null;
-  context_after: string | null;
-  stale: number | null;
-}
+};
 
 export const SELECT_MEMORY = `
   SELECT m.*,
@@ -38,40 +46,41 @@ export const SELECT_MEMORY = `
     a.content_hash, a.context_before, a.context_after, a.stale
   FROM memories m LEFT JOIN anchors a ON a.memory_rowid = m.rowid`;
 
-export function rowToMemory(row: MemoryRow): Memory {
-  const anchor: Anchor | null =
-    row.anchor_path === null
-      ? null
-      : {
-          path: row.anchor_path,
-          range: {
-            startLine: row.start_line!,
-            startCharacter: row.start_character!,
-            endLine: row.end_line!,
-            endCharacter: row.end_character!,
-          },
-          contentHash: row.content_hash!,
-          contextBefore: row.context_before!,
-          contextAfter: row.context_after!,
-          stale: row.stale === 1,
-        };
+export function anchorFrom(path: string, a: AnchorColumns): Anchor {
   return {
-    id: row.id as MemoryId,
-    kind: row.kind,
-    title: row.title,
-    body: row.body,
-    why: row.why,
-    source: row.source,
-    sessionId: row.session_id,
-    sourceRef: row.source_ref,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    importance: row.importance,
-    pin: row.pin,
-    status: row.status,
-    files: JSON.parse(row.files_json) as string[],
-    symbols: JSON.parse(row.symbols_json) as string[],
-    anchor,
-    meta: JSON.parse(row.meta) as Record<string, unknown>,
+    path,
+    range: { startLine: a.start_line, startCharacter: a.start_character, endLine: a.end_line, endCharacter: a.end_character },
+    contentHash: a.content_hash,
+    contextBefore: a.context_before,
+    contextAfter: a.context_after,
+    stale: a.stale === 1,
   };
+}
+
+/** A memory from its own columns and what other tables hold of it. */
+export function memoryFrom(columns: MemoryColumns, files: string[], symbols: string[], anchor: Anchor | null): Memory {
+  return {
+    id: columns.id as MemoryId,
+    kind: columns.kind,
+    title: columns.title,
+    body: columns.body,
+    why: columns.why,
+    source: columns.source,
+    sessionId: columns.session_id,
+    sourceRef: columns.source_ref,
+    createdAt: columns.created_at,
+    updatedAt: columns.updated_at,
+    importance: columns.importance,
+    pin: columns.pin,
+    status: columns.status,
+    files,
+    symbols,
+    anchor,
+    meta: JSON.parse(columns.meta) as Record<string, unknown>,
+  };
+}
+
+export function rowToMemory(row: MemoryRow): Memory {
+  const anchor = row.anchor_path === null ? null : anchorFrom(row.anchor_path, row as AnchorColumns);
+  return memoryFrom(row, JSON.parse(row.files_json) as string[], JSON.parse(row.symbols_json) as string[], anchor);
 }

@@ -1,22 +1,8 @@
-import type { Anchor, Memory, MemoryId } from '../memory/types';
+import type { Anchor, Memory } from '../memory/types';
 import type { CandidateRow } from './candidateRows';
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
-import { rowToMemory, SELECT_MEMORY, type MemoryRow } from './memoryRows';
-
-type ColumnsRow = Omit<MemoryRow, 'files_json' | 'symbols_json' | 'anchor_path' | 'start_line' | 'start_character' | 'end_line' | 'end_character' | 'content_hash' | 'context_before' | 'context_after' | 'stale'>;
-
-interface AnchorRow {
-  path: string;
-  start_line: number;
-  start_character: number;
-  end_line: number;
-  end_character: number;
-  content_hash: string;
-  context_before: string;
-  context_after: string;
-  stale: number;
-}
+import { anchorFrom, memoryFrom, rowToMemory, SELECT_MEMORY, type AnchorColumns, type MemoryColumns, type MemoryRow } from './memoryRows';
 
 /**
  * Reads whole memories by rowid. Where the memory's scoring row is at hand (the memory server
@@ -49,7 +35,7 @@ export class WholeMemoryReader {
     const memories: [number, Memory][] = unknown.length === 1 ? this.one(unknown[0]!) : unknown.length ? (this.statements.list.all(JSON.stringify(unknown)) as MemoryRow[]).map((row) => [row.rowid, rowToMemory(row)]) : [];
     if (known.length) {
       const byRowid = new Map(known.map((row) => [row.rowid, row]));
-      for (const columns of this.statements.columns.all(JSON.stringify(known.map((row) => row.rowid))) as ColumnsRow[]) {
+      for (const columns of this.statements.columns.all(JSON.stringify(known.map((row) => row.rowid))) as MemoryColumns[]) {
         const row = byRowid.get(columns.rowid)!;
         // A scoring row read at another generation would not match: read that memory whole.
         if (row.id !== columns.id || row.updatedAt !== columns.updated_at) memories.push(...this.one(columns.rowid));
@@ -64,39 +50,13 @@ export class WholeMemoryReader {
     return row ? [[rowid, rowToMemory(row)]] : [];
   }
 
-  private withTags(columns: ColumnsRow, row: CandidateRow): Memory {
-    return {
-      id: columns.id as MemoryId,
-      kind: columns.kind,
-      title: columns.title,
-      body: columns.body,
-      why: columns.why,
-      source: columns.source,
-      sessionId: columns.session_id,
-      sourceRef: columns.source_ref,
-      createdAt: columns.created_at,
-      updatedAt: columns.updated_at,
-      importance: columns.importance,
-      pin: columns.pin,
-      status: columns.status,
-      // Copies: callers may sort or extend what they get, and the scoring row is shared.
-      files: [...row.files],
-      symbols: [...row.symbols],
-      anchor: row.anchor ? this.anchor(columns.rowid) : null,
-      meta: JSON.parse(columns.meta) as Record<string, unknown>,
-    };
+  private withTags(columns: MemoryColumns, row: CandidateRow): Memory {
+    // Copies: callers may sort or extend what they get, and the scoring row is shared.
+    return memoryFrom(columns, [...row.files], [...row.symbols], row.anchor ? this.anchor(columns.rowid) : null);
   }
 
   private anchor(rowid: number): Anchor | null {
-    const a = this.statements.anchor.get(rowid) as AnchorRow | undefined;
-    if (!a) return null;
-    return {
-      path: a.path,
-      range: { startLine: a.start_line, startCharacter: a.start_character, endLine: a.end_line, endCharacter: a.end_character },
-      contentHash: a.content_hash,
-      contextBefore: a.context_before,
-      contextAfter: a.context_after,
-      stale: a.stale === 1,
-    };
+    const a = this.statements.anchor.get(rowid) as (AnchorColumns & { path: string }) | undefined;
+    return a ? anchorFrom(a.path, a) : null;
   }
 }
