@@ -79,7 +79,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     sessions: new SessionStore(db),
     ingestOffsets: new IngestOffsetStore(db),
     lifecycle: new LifecycleStore(db),
-    usage: new UsageStore(db),
+    usage: new UsageStore(db, options.resident),
     injections: new InjectionStore(db),
     editorState: new EditorStateStore(db),
     lists: new MemoryListStore(db),

@@ -14,7 +14,7 @@ function stores() {
   const file = path.join(tempDir(), 'memory.db');
   const serverDb = openDatabase(file).db;
   const otherDb = openDatabase(file).db;
-  return { server: new MemoryStore(serverDb, undefined, { resident: true }), other: new MemoryStore(otherDb), serverUsage: new UsageStore(serverDb), otherUsage: new UsageStore(otherDb) };
+  return { server: new MemoryStore(serverDb, undefined, { resident: true }), other: new MemoryStore(otherDb), serverUsage: new UsageStore(serverDb, true), otherUsage: new UsageStore(otherDb) };
 }
 
 describe('what the memory server reads from its resident rows', () => {

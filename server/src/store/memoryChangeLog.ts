@@ -7,6 +7,9 @@ import { lazyStatements } from './lazyStatements';
  */
 export const GENERATION_SQL = 'SELECT coalesce(max(seq), 0) FROM memory_changes';
 
+/** Moves with the memories' generation and whenever a memory is shown or acted on (migration 009). */
+export const GENERATION_WITH_USAGE_SQL = `SELECT (${GENERATION_SQL}) + usage_n FROM memory_generation WHERE id = 1`;
+
 /** Which memories changed between two generations (migration 010). */
 export class MemoryChangeLog {
   private readonly statements;

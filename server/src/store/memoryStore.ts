@@ -12,7 +12,7 @@ import { prepareForImport, readMemoryOf, type PreparedMemory } from './preparedI
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
-import { GENERATION_SQL, MemoryChangeLog } from './memoryChangeLog';
+import { GENERATION_SQL, GENERATION_WITH_USAGE_SQL, MemoryChangeLog } from './memoryChangeLog';
 import { TermStats } from './termStats';
 import { renamedPath } from './paths';
 import { RowCaches } from './rowCaches';
@@ -223,7 +223,7 @@ export class MemoryStore {
       countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare(GENERATION_SQL).pluck(),
-      generationWithUsage: () => db.prepare(`SELECT (${GENERATION_SQL}) + usage_n FROM memory_generation WHERE id = 1`).pluck(),
+      generationWithUsage: () => db.prepare(GENERATION_WITH_USAGE_SQL).pluck(),
       importedAt: () => db.prepare('SELECT updated_at AS updatedAt FROM memories WHERE id = ?'),
       fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
         WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint'`).pluck(),

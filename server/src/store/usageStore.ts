@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
-import { GENERATION_SQL } from './memoryChangeLog';
+import { GENERATION_WITH_USAGE_SQL } from './memoryChangeLog';
 
 export interface Usage {
   readonly shown: number;
@@ -9,9 +9,10 @@ export interface Usage {
 }
 
 /**
- * Up to this many usage rows are read at once and kept until a memory or its usage changes:
- * recall asks for the usage of its few hundred candidates at every query, ~0.1 ms by rowid
- * even when the table is empty.
+ * The memory server reads up to this many usage rows at once and keeps them until a memory or
+ * its usage changes: recall asks for the usage of its few hundred candidates at every query,
+ * ~0.1 ms by rowid even when the table is empty. A short command (a hook) recalls once or twice
+ * and asks by rowid.
  */
 const KEPT_WHOLE_MAX = 4096;
 
@@ -21,7 +22,11 @@ export class UsageStore {
   /** The whole table while it is small, at the generation it was read. */
   private kept: { readonly generation: number; readonly byRowid: ReadonlyMap<number, Usage> | null } | null = null;
 
-  constructor(db: SqliteDatabase) {
+  /** `resident`: a long-running process (the memory server) keeps a small table whole. */
+  constructor(
+    db: SqliteDatabase,
+    private readonly resident = false,
+  ) {
     this.statements = lazyStatements({
       // One statement for all: a session start shows up to ~200 memories.
       shown: () => db.prepare(`INSERT INTO memory_usage (memory_rowid, shown, last_shown_at)
@@ -33,7 +38,7 @@ export class UsageStore {
       all: () => db.prepare('SELECT memory_rowid AS rowid, shown, acted FROM memory_usage'),
       countUpToMax: () => db.prepare(`SELECT count(*) FROM (SELECT 1 FROM memory_usage LIMIT ${KEPT_WHOLE_MAX + 1})`).pluck(),
       // Moves when a memory changes too: a deleted memory's rowid may be given to a new one.
-      generation: () => db.prepare(`SELECT (${GENERATION_SQL}) + usage_n FROM memory_generation WHERE id = 1`).pluck(),
+      generation: () => db.prepare(GENERATION_WITH_USAGE_SQL).pluck(),
     });
   }
 
@@ -50,7 +55,7 @@ export class UsageStore {
 
   /** Usage of memories by rowid; absent rows mean never shown. */
   byRowid(rowids: readonly number[]): Map<number, Usage> {
-    const whole = this.wholeTable();
+    const whole = this.resident ? this.wholeTable() : null;
     if (whole) {
       const found = new Map<number, Usage>();
       if (whole.size) {
