@@ -5,6 +5,7 @@ import { MIGRATIONS, type Migration } from './migrations';
 import { findNativeBinding } from './nativeBinding';
 
 export type SqliteDatabase = Database.Database;
+export type SqliteStatement = Database.Statement;
 
 /** The database was written by a newer Engram; we refuse rather than downgrade it. */
 export class SchemaTooNewError extends Error {

@@ -7,7 +7,7 @@ import { identifierParts } from '../recall/terms';
 import { BulkImport } from './bulkImport';
 import { FtsTags } from './bulkImportTags';
 import { CandidateReader, type CandidateRow } from './candidateRows';
-import { rowToMemory, SELECT_MEMORY, type MemoryRow } from './memoryRows';
+import { prepareMemorySelect, rowToMemory, type MemoryRow } from './memoryRows';
 import { prepareForImport, readMemoryOf, type PreparedMemory } from './preparedImport';
 import type { SqliteDatabase } from './database';
 import { GenerationMap } from './generationMap';
@@ -158,21 +158,19 @@ export class MemoryStore {
       deleteAnchor: () => db.prepare('DELETE FROM anchors WHERE memory_rowid = ?'),
       deleteFts: () => db.prepare('DELETE FROM memory_fts WHERE rowid = ?'),
       insertFts: () => db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)'),
-      byId: () => db.prepare(`${SELECT_MEMORY} WHERE m.id = ?`),
-      bySourceRef: () => db.prepare(`${SELECT_MEMORY} WHERE m.source_ref = ?`),
-      bySourceRefPrefix: () => db.prepare(`${SELECT_MEMORY} WHERE m.source_ref >= @prefix AND m.source_ref < @prefix || char(1114111) ORDER BY m.source_ref`),
+      byId: () => prepareMemorySelect(db, `WHERE m.id = ?`),
+      bySourceRef: () => prepareMemorySelect(db, `WHERE m.source_ref = ?`),
+      bySourceRefPrefix: () => prepareMemorySelect(db, `WHERE m.source_ref >= @prefix AND m.source_ref < @prefix || char(1114111) ORDER BY m.source_ref`),
       rowidOf: () => db.prepare('SELECT rowid FROM memories WHERE id = ?'),
-      all: () => db.prepare(`${SELECT_MEMORY} ORDER BY m.rowid`),
+      all: () => prepareMemorySelect(db, `ORDER BY m.rowid`),
       // Without ANALYZE statistics SQLite's planner may drive a query about one file from an index of
       // all active memories (status, kind) and probe the file's rows for each: tens of ms at 100,000
       // memories. `+m.status` (no index for that term) and CROSS JOIN (this join order) keep such
       // queries on the file's own rows.
-      constraintsForFile: () => db.prepare(`${SELECT_MEMORY}
-        WHERE +m.kind = 'constraint' AND +m.status = 'active'
+      constraintsForFile: () => prepareMemorySelect(db, `WHERE +m.kind = 'constraint' AND +m.status = 'active'
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
-      untaggedConstraints: () => db.prepare(`${SELECT_MEMORY}
-        WHERE m.kind = 'constraint' AND m.status = 'active'
+      untaggedConstraints: () => prepareMemorySelect(db, `WHERE m.kind = 'constraint' AND m.status = 'active'
           AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND a.path IS NULL
         ORDER BY CASE m.pin WHEN 'hard' THEN 0 WHEN 'soft' THEN 1 ELSE 2 END, m.created_at`),
       rowidsForFile: () => db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE path = @path ORDER BY memory_rowid DESC LIMIT @limit'),
@@ -190,26 +188,23 @@ export class MemoryStore {
       rowidsRecent: () => db.prepare("SELECT rowid FROM memories WHERE status = 'active' ORDER BY updated_at DESC LIMIT @limit"),
       rowidsUntaggedConstraints: () => db.prepare(`SELECT m.rowid FROM memories m WHERE m.kind = 'constraint' AND m.status = 'active'
         AND m.rowid NOT IN (SELECT memory_rowid FROM memory_files) AND m.rowid NOT IN (SELECT memory_rowid FROM anchors)`),
-      pinnedConstraints: () => db.prepare(`${SELECT_MEMORY} WHERE m.kind = 'constraint' AND m.status = 'active' AND m.pin = @pin ORDER BY m.created_at LIMIT @limit`),
-      anchoredAt: () => db.prepare(`${SELECT_MEMORY} WHERE a.path = @path AND +m.status = 'active' ORDER BY a.start_line`),
-      forFile: () => db.prepare(`${SELECT_MEMORY}
-        WHERE +m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
+      pinnedConstraints: () => prepareMemorySelect(db, `WHERE m.kind = 'constraint' AND m.status = 'active' AND m.pin = @pin ORDER BY m.created_at LIMIT @limit`),
+      anchoredAt: () => prepareMemorySelect(db, `WHERE a.path = @path AND +m.status = 'active' ORDER BY a.start_line`),
+      forFile: () => prepareMemorySelect(db, `WHERE +m.status = 'active' AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY +m.updated_at DESC LIMIT @limit`),
       search: () => db.prepare(`SELECT rowid, bm25(memory_fts, ${BM25_COLUMN_WEIGHTS.map((w) => w.toFixed(1)).join(', ')}) AS rank FROM memory_fts
         WHERE memory_fts MATCH @query ORDER BY rank LIMIT @limit`),
       // No rank: FTS5 reads the doclists from their ends and stops at the limit.
       newestTextMatches: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH @query ORDER BY rowid DESC LIMIT @limit').pluck(),
-      recent: () => db.prepare(`${SELECT_MEMORY} WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
+      recent: () => prepareMemorySelect(db, `WHERE m.status = 'active' ORDER BY m.updated_at DESC LIMIT @limit`),
       setPin: () => db.prepare('UPDATE memories SET pin = @pin, updated_at = @now WHERE id = @id'),
       idsUnderPath: () => db.prepare(`SELECT DISTINCT m.id FROM memories m
         WHERE m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path OR substr(path, 1, length(@prefix)) = @prefix)
            OR m.rowid IN (SELECT memory_rowid FROM anchors WHERE path = @path OR substr(path, 1, length(@prefix)) = @prefix)`),
-      latestDiff: () => db.prepare(`${SELECT_MEMORY}
-        WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
+      latestDiff: () => prepareMemorySelect(db, `WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT 1`),
-      recentDiffs: () => db.prepare(`${SELECT_MEMORY}
-        WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
+      recentDiffs: () => prepareMemorySelect(db, `WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT @limit`),
       insertLink: () => db.prepare(`INSERT OR IGNORE INTO memory_links (from_rowid, to_rowid, relation)

@@ -1,5 +1,6 @@
 import type { Memory } from '../memory/types';
 import type { CandidateRow } from './candidateRows';
+import { DenseRowidMap, type RowidMap } from './denseRowidMap';
 import { GenerationMap } from './generationMap';
 import type { MemoryChangeLog } from './memoryChangeLog';
 
@@ -22,7 +23,7 @@ const TEXTS_KEPT = 8192;
  * at 100,000) and recall reads none from SQLite. Otherwise the recently used ones.
  */
 export class RowCaches {
-  readonly candidates: GenerationMap<number, CandidateRow>;
+  readonly candidates: RowidMap<CandidateRow>;
   readonly texts = new GenerationMap<number, string>(TEXTS_KEPT);
   readonly whole = new GenerationMap<number, Memory>(WHOLE_MEMORIES_KEPT);
   private generation = -1;
@@ -32,7 +33,7 @@ export class RowCaches {
     private readonly changeLog: MemoryChangeLog,
     readonly resident: boolean,
   ) {
-    this.candidates = new GenerationMap(resident ? Infinity : CANDIDATE_ROWS_KEPT);
+    this.candidates = resident ? new DenseRowidMap() : new GenerationMap(CANDIDATE_ROWS_KEPT);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Anchor, Memory } from '../memory/types';
 import type { CandidateRow } from './candidateRows';
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
-import { anchorFrom, memoryFrom, rowToMemory, SELECT_MEMORY, type AnchorColumns, type MemoryColumns, type MemoryRow } from './memoryRows';
+import { ANCHOR_COLUMNS, anchorFrom, MEMORY_COLUMNS, memoryFrom, prepareMemorySelect, rowToMemory, type AnchorColumns, type MemoryColumns, type MemoryRow } from './memoryRows';
 
 /**
  * Reads whole memories by rowid. Where the memory's scoring row is at hand (the memory server
@@ -15,10 +15,10 @@ export class WholeMemoryReader {
 
   constructor(db: SqliteDatabase) {
     this.statements = lazyStatements({
-      one: () => db.prepare(`${SELECT_MEMORY} WHERE m.rowid = ?`),
-      list: () => db.prepare(`${SELECT_MEMORY} WHERE m.rowid IN (SELECT value FROM json_each(?))`),
-      columns: () => db.prepare('SELECT rowid, * FROM memories WHERE rowid IN (SELECT value FROM json_each(?))'),
-      anchor: () => db.prepare('SELECT * FROM anchors WHERE memory_rowid = ?'),
+      one: () => prepareMemorySelect(db, 'WHERE m.rowid = ?'),
+      list: () => prepareMemorySelect(db, 'WHERE m.rowid IN (SELECT value FROM json_each(?))'),
+      columns: () => db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(?))`).raw(),
+      anchor: () => db.prepare(`SELECT ${ANCHOR_COLUMNS} FROM anchors a WHERE a.memory_rowid = ?`).raw(),
     });
   }
 
@@ -32,14 +32,14 @@ export class WholeMemoryReader {
       if (row) known.push(row);
       else unknown.push(rowid);
     }
-    const memories: [number, Memory][] = unknown.length === 1 ? this.one(unknown[0]!) : unknown.length ? (this.statements.list.all(JSON.stringify(unknown)) as MemoryRow[]).map((row) => [row.rowid, rowToMemory(row)]) : [];
+    const memories: [number, Memory][] = unknown.length === 1 ? this.one(unknown[0]!) : unknown.length ? (this.statements.list.all(JSON.stringify(unknown)) as MemoryRow[]).map((row) => [row[0], rowToMemory(row)]) : [];
     if (known.length) {
       const byRowid = new Map(known.map((row) => [row.rowid, row]));
       for (const columns of this.statements.columns.all(JSON.stringify(known.map((row) => row.rowid))) as MemoryColumns[]) {
-        const row = byRowid.get(columns.rowid)!;
+        const row = byRowid.get(columns[0])!;
         // A scoring row read at another generation would not match: read that memory whole.
-        if (row.id !== columns.id || row.updatedAt !== columns.updated_at) memories.push(...this.one(columns.rowid));
-        else memories.push([columns.rowid, this.withTags(columns, row)]);
+        if (row.id !== columns[1] || row.updatedAt !== columns[10]) memories.push(...this.one(columns[0]));
+        else memories.push([columns[0], this.withTags(columns, row)]);
       }
     }
     return memories;
@@ -52,11 +52,11 @@ export class WholeMemoryReader {
 
   private withTags(columns: MemoryColumns, row: CandidateRow): Memory {
     // Copies: callers may sort or extend what they get, and the scoring row is shared.
-    return memoryFrom(columns, [...row.files], [...row.symbols], row.anchor ? this.anchor(columns.rowid) : null);
+    return memoryFrom(columns, [...row.files], [...row.symbols], row.anchor ? this.anchor(columns[0]) : null);
   }
 
   private anchor(rowid: number): Anchor | null {
-    const a = this.statements.anchor.get(rowid) as (AnchorColumns & { path: string }) | undefined;
-    return a ? anchorFrom(a.path, a) : null;
+    const a = this.statements.anchor.get(rowid) as AnchorColumns | undefined;
+    return a ? anchorFrom(a) : null;
   }
 }
