@@ -5,6 +5,7 @@ import { explainScore, folderOf, scoreOf, type ScoringContext } from '../../serv
 import type { RecallRequest } from '../../server/src/recall/recall';
 import { DEFAULT_WEIGHTS } from '../../server/src/recall/weights';
 import type { CandidateRow } from '../../server/src/store/memoryStore';
+import { NOT_ONE, PathIds, UNSEEN_PATH } from '../../server/src/store/pathIds';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25);
@@ -22,6 +23,9 @@ function pick<T>(next: () => number, values: readonly T[]): T {
 const FILES = ['src/a.ts', 'src/b.ts', 'src/db/pool.ts', 'README.md', 'lib/x.py'];
 const SYMBOLS = ['Parser', 'Parser.peek', 'Pool.acquire', 'main', 'Pool'];
 
+/** Paths by number, as the store's candidate reader gives them out. */
+const ids = new PathIds();
+
 function candidate(next: () => number, rowid: number): CandidateRow {
   const files = FILES.filter(() => next() < 0.3);
   const anchored = next() < 0.2;
@@ -37,10 +41,25 @@ function candidate(next: () => number, rowid: number): CandidateRow {
     symbols: SYMBOLS.filter(() => next() < 0.3),
     anchor: anchored ? { path: pick(next, FILES), startLine: 3, endLine: 9, stale: next() < 0.3 } : null,
     glob: next() < 0.1 ? pick(next, ['src/**', '**/*.py', 'nothing/**']) : null,
+    ...ids.sole(files),
   };
 }
 
 describe('recall scoring', () => {
+  it('places a memory with one tagged file by number as by comparing paths', () => {
+    const next = random(11);
+    // Paths no row has yet: a file never seen, in a folder seen or not.
+    const focus = [...FILES, 'src/new.ts', 'docs/new.md'];
+    for (let n = 0; n < 3000; n++) {
+      const row = candidate(next, n + 1);
+      const file = pick(next, focus);
+      const request: RecallRequest = { file, symbol: next() < 0.5 ? pick(next, SYMBOLS) : undefined, line: next() < 0.3 ? 5 : undefined, limit: 10 };
+      const context: ScoringContext = { request, weights: DEFAULT_WEIGHTS, now: NOW, text: new Map(), bestRank: -10, usage: new Map(), folder: folderOf(file), place: ids.find(file) };
+      const byPaths = explainScore(context, { ...row, soleFile: NOT_ONE, soleFolder: NOT_ONE });
+      assert.deepEqual(explainScore(context, row), byPaths, JSON.stringify({ request, row }));
+    }
+  });
+
   it('scores a candidate to the same number with and without worded parts, whose points add up to it', () => {
     const next = random(7);
     for (let n = 0; n < 3000; n++) {
@@ -56,7 +75,7 @@ describe('recall scoring', () => {
       const rank = next() < 0.5 ? -next() * 10 : undefined;
       const weights = next() < 0.5 ? DEFAULT_WEIGHTS : { ...DEFAULT_WEIGHTS, text: pick(next, [0, 1, 5]), file: pick(next, [0, 2]), usage: pick(next, [0, 3]), kind: pick(next, [0, 1]) };
       const usage = new Map(next() < 0.4 ? [[row.rowid, { shown: Math.floor(next() * 5), acted: Math.floor(next() * 3) }]] : []);
-      const context: ScoringContext = { request, weights, now: NOW, text: new Map(rank === undefined ? [] : [[row.rowid, rank]]), bestRank: -10, usage, folder: file ? folderOf(file) : '' };
+      const context: ScoringContext = { request, weights, now: NOW, text: new Map(rank === undefined ? [] : [[row.rowid, rank]]), bestRank: -10, usage, folder: file ? folderOf(file) : '', place: file ? ids.find(file) : UNSEEN_PATH };
       const explained = explainScore(context, row);
       assert.equal(scoreOf(context, row), explained.score, `case ${n}: ${JSON.stringify({ request, row, rank })}`);
       const sum = explained.parts.reduce((total, p) => total + p.points, 0);
@@ -65,9 +84,9 @@ describe('recall scoring', () => {
   });
 
   it('words each part it counts', () => {
-    const row: CandidateRow = { rowid: 1, id: 'm_1' as MemoryId, kind: 'constraint', pin: 'hard', status: 'active', importance: 0.5, updatedAt: NOW - 3 * DAY, files: ['src/b.ts'], symbols: ['Parser.peek'], anchor: null, glob: null };
+    const row: CandidateRow = { rowid: 1, id: 'm_1' as MemoryId, kind: 'constraint', pin: 'hard', status: 'active', importance: 0.5, updatedAt: NOW - 3 * DAY, files: ['src/b.ts'], symbols: ['Parser.peek'], anchor: null, glob: null, ...ids.sole(['src/b.ts']) };
     const request: RecallRequest = { file: 'src/a.ts', symbol: 'Parser', openFiles: ['src/b.ts'], limit: 5 };
-    const context: ScoringContext = { request, weights: DEFAULT_WEIGHTS, now: NOW, text: new Map([[1, -2]]), bestRank: -4, usage: new Map([[1, { shown: 3, acted: 2 }]]), folder: 'src' };
+    const context: ScoringContext = { request, weights: DEFAULT_WEIGHTS, now: NOW, text: new Map([[1, -2]]), bestRank: -4, usage: new Map([[1, { shown: 3, acted: 2 }]]), folder: 'src', place: ids.find('src/a.ts') };
     const reasons = explainScore(context, row).parts.map((p) => p.reason);
     assert.deepEqual(reasons, ['text match', 'same folder as src/a.ts', 'updated 3 d ago', 'constraint', 'importance 0.5', 'hard pin', 'shown 3×, used 2×']);
     const elsewhere = explainScore({ ...context, request: { symbol: 'Parser', openFiles: ['src/b.ts'], limit: 5 }, folder: '' }, row).parts.map((p) => p.reason);

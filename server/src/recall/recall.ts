@@ -2,7 +2,7 @@ import type { Memory, MemoryKind } from '../memory/types';
 import { GenerationMap } from '../store/generationMap';
 import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
-import { explainScore, folderOf, scoreOf, type ScorePart, type ScoringContext } from './scoring';
+import { explainScore, folderOf, scoreOf, UNSEEN_PATH, type ScorePart, type ScoringContext } from './scoring';
 import { queryTerms } from './terms';
 import { RANKED_POSTINGS, searchText, type TextMatches } from './textSearch';
 import { DEFAULT_WEIGHTS, type RecallWeights } from './weights';
@@ -121,7 +121,8 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
   let bestRank = -1e-9;
   for (const rank of text.values()) if (rank < bestRank) bestRank = rank;
 
-  const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '' };
+  const place = request.file ? store.pathId(request.file) : UNSEEN_PATH;
+  const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '', place };
   const top = bestOf(rows, rows.map((row) => scoreOf(context, row)), request.limit).map((row) => ({ row, ...explainScore(context, row) }));
   const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
   return top.flatMap((s) => {

@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { globMatches } from '../constraints/scope';
 import type { CandidateRow } from '../store/memoryStore';
+import { folderOf, UNSEEN_PATH, type PathId } from '../store/pathIds';
 import type { Usage } from '../store/usageStore';
 import type { RecallRequest } from './recall';
 import { KIND_WEIGHT, type RecallWeights } from './weights';
@@ -22,6 +22,8 @@ export interface ScoringContext {
   readonly usage: ReadonlyMap<number, Usage>;
   /** The folder of request.file ('' = the project's root). */
   readonly folder: string;
+  /** request.file and its folder by number, as the candidates' soleFile and soleFolder (UNSEEN_PATH without a file). */
+  readonly place: PathId;
 }
 
 export interface ExplainedScore {
@@ -47,10 +49,7 @@ const FILE_POINTS: Readonly<Record<FileMatch, number>> = { file: 1, glob: 1, fol
 type SymbolMatch = 'line' | 'symbol' | 'related';
 const SYMBOL_POINTS: Readonly<Record<SymbolMatch, number>> = { line: 1, symbol: 1, related: 0.6 };
 
-export function folderOf(file: string): string {
-  const dir = path.posix.dirname(file);
-  return dir === '.' ? '' : dir;
-}
+export { folderOf, UNSEEN_PATH };
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
@@ -67,13 +66,22 @@ function isMemberOf(member: string, container: string): boolean {
   return member.length > container.length && member.charCodeAt(container.length) === 46 && member.startsWith(container);
 }
 
+/** Whether the memory is about the file in focus: tagged with it, or pinned to code in it. */
+function isAboutFile(row: CandidateRow, context: ScoringContext, file: string): boolean {
+  if (row.anchor?.path === file) return true;
+  // One tagged file (most memories): its number, without reading the tag list.
+  return row.soleFile >= 0 ? row.soleFile === context.place.file : row.files.includes(file);
+}
+
 /** The file itself (or a glob over it), its folder, a file open in the editor; a constraint with no file or glob governs every file. */
 function fileMatch(row: CandidateRow, context: ScoringContext): FileMatch | null {
   const { file, openFiles } = context.request;
   if (file) {
-    if (row.files.includes(file) || row.anchor?.path === file) return 'file';
+    if (isAboutFile(row, context, file)) return 'file';
     if (row.glob && globMatches(row.glob, file)) return 'glob';
-    for (const f of row.files) if (isDirectlyIn(f, context.folder)) return 'folder';
+    if (row.soleFile >= 0) {
+      if (row.soleFolder === context.place.folder) return 'folder';
+    } else for (const f of row.files) if (isDirectlyIn(f, context.folder)) return 'folder';
   }
   if (openFiles) for (const f of row.files) if (openFiles.includes(f)) return 'open';
   if (file && row.kind === 'constraint' && !row.files.length && !row.anchor && !row.glob) return 'project';
@@ -81,12 +89,13 @@ function fileMatch(row: CandidateRow, context: ScoringContext): FileMatch | null
 }
 
 /** The memory's symbol at the cursor (or pinned code under it), or its container or members. */
-function symbolMatch(row: CandidateRow, request: RecallRequest): SymbolMatch | null {
+function symbolMatch(row: CandidateRow, context: ScoringContext): SymbolMatch | null {
+  const request = context.request;
   if (request.line !== undefined && row.anchor && !row.anchor.stale && row.anchor.path === request.file && request.line >= row.anchor.startLine && request.line <= row.anchor.endLine) return 'line';
   const symbol = request.symbol;
   if (!symbol) return null;
   // Names repeat across files (`close`, `main`): with a file in focus, only its own symbols count.
-  if (request.file && !row.files.includes(request.file) && row.anchor?.path !== request.file) return null;
+  if (request.file && !isAboutFile(row, context, request.file)) return null;
   if (row.symbols.includes(symbol)) return 'symbol';
   for (const s of row.symbols) if (isMemberOf(symbol, s) || isMemberOf(s, symbol)) return 'related';
   return null;
@@ -119,7 +128,7 @@ export function scoreOf(context: ScoringContext, row: CandidateRow): number {
     base += FILE_POINTS[file] * w.file;
     any = true;
   }
-  const symbol = symbolMatch(row, context.request);
+  const symbol = symbolMatch(row, context);
   if (symbol && w.symbol !== 0) {
     base += SYMBOL_POINTS[symbol] * w.symbol;
     any = true;
@@ -182,7 +191,7 @@ export function explainScore(context: ScoringContext, row: CandidateRow): Explai
   if (rank !== undefined) addPart(relevance, 'text match', rank / bestRank, w.text);
   const file = fileMatch(row, context);
   if (file) addPart(relevance, fileReason(file, row, request), FILE_POINTS[file], w.file);
-  const symbol = symbolMatch(row, request);
+  const symbol = symbolMatch(row, context);
   if (symbol) addPart(relevance, symbolReason(symbol, row, request), SYMBOL_POINTS[symbol], w.symbol);
   if (!relevance.length) relevance.push({ reason: 'recent', points: BASE_RELEVANCE });
   // Priors: what the memory is worth anywhere. They scale relevance, never replace it, so a

@@ -1,6 +1,7 @@
 import type { MemoryId, MemoryKind, MemoryStatus, PinLevel } from '../memory/types';
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
+import { PathIds, type PathId } from './pathIds';
 
 /** What recall needs to score a memory, without its text: cheap to load for hundreds of candidates. */
 export interface CandidateRow {
@@ -15,6 +16,10 @@ export interface CandidateRow {
   readonly symbols: readonly string[];
   readonly anchor: { readonly path: string; readonly startLine: number; readonly endLine: number; readonly stale: boolean } | null;
   readonly glob: string | null;
+  /** The memory's one tagged file by number (PathIds), NOT_ONE when it has none or several: scoring compares numbers. */
+  readonly soleFile: number;
+  /** The folder of that file by number, NOT_ONE likewise. */
+  readonly soleFolder: number;
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
@@ -48,6 +53,7 @@ class Strings {
 export class CandidateReader {
   private readonly statements;
   private readonly strings = new Strings();
+  private readonly paths = new PathIds();
 
   constructor(db: SqliteDatabase) {
     const select = `SELECT ${ROW_COLUMNS},
@@ -58,6 +64,11 @@ export class CandidateReader {
       byRowids: () => db.prepare(`${select} WHERE m.rowid IN (SELECT value FROM json_each(?))`).raw(),
       all: () => db.prepare(select).raw(),
     });
+  }
+
+  /** A path's numbers as this reader's rows have them (soleFile, soleFolder). */
+  pathId(file: string): PathId {
+    return this.paths.find(file);
   }
 
   /** Scoring rows of these memories (any status); unknown rowids are left out. */
@@ -76,6 +87,8 @@ export class CandidateReader {
 
   private toCandidate(r: RawRow, files: readonly string[], symbols: readonly string[]): CandidateRow {
     const s = this.strings;
+    const kept = s.list(files);
+    const sole = this.paths.sole(kept);
     return {
       rowid: r[0],
       id: r[1] as MemoryId,
@@ -84,10 +97,13 @@ export class CandidateReader {
       status: s.of(r[4]),
       importance: r[5],
       updatedAt: r[6],
-      files: s.list(files),
+      files: kept,
       symbols: s.list(symbols),
       anchor: r[7] === null ? null : { path: s.of(r[7]), startLine: r[8]!, endLine: r[9]!, stale: r[10] === 1 },
       glob: typeof r[11] === 'string' ? s.of(r[11]) : null,
+      // Named, not spread: rows keep one hidden class.
+      soleFile: sole.soleFile,
+      soleFolder: sole.soleFolder,
     };
   }
 }

@@ -16,6 +16,7 @@ import { GENERATION_SQL, GENERATION_WITH_USAGE_SQL, MemoryChangeLog } from './me
 import { TermStats } from './termStats';
 import { renamedPath } from './paths';
 import { RowCaches } from './rowCaches';
+import type { PathId } from './pathIds';
 import { WholeMemoryReader } from './wholeMemoryReader';
 import { ResidentTextIndex, type TextIndexState } from './textIndex/residentTextIndex';
 import { BM25_COLUMN_WEIGHTS, type TextIndex } from './textIndex/textIndex';
@@ -295,6 +296,11 @@ export class MemoryStore {
     const all = this.candidateReader.all();
     rows.keepEveryCandidate(all);
     return all.length;
+  }
+
+  /** A path's numbers as the scoring rows have them (CandidateRow.soleFile, soleFolder). */
+  pathId(file: string): PathId {
+    return this.candidateReader.pathId(file);
   }
 
   /** Scoring data for the given rows (any status); unknown rowids are left out. */
