@@ -84,6 +84,24 @@ describe('the in-memory full-text index', () => {
     }
   });
 
+  it('keeps the best few of many matches, as FTS5 ranks them, best first', () => {
+    const { resident } = stores();
+    fill(resident, 6);
+    void resident.buildTextIndex();
+    const index = resident.textIndex()!;
+    for (const word of ['pool', 'because', 'frames', 'rocket']) {
+      for (const limit of [1, 3, 5]) {
+        const fromFts = resident.searchRowids(`"${word}"`, limit);
+        const found = searchTextInIndex(index, [word], index.termsOf([word]), limit, Infinity)!;
+        assert.ok(resident.searchRowids(`"${word}"`, 1000).length > limit, `${word} matches more than ${limit}`);
+        const ranks = [...found.ranks.values()];
+        assert.equal(ranks.length, limit);
+        assert.deepEqual([...ranks].sort((a, b) => a - b), ranks, `${word}: best first`);
+        ranks.forEach((rank, i) => assert.ok(Math.abs(rank - fromFts[i]!.rank) < 1e-9, `${word}, ${limit}: ${i}: ${rank} vs ${fromFts[i]!.rank}`));
+      }
+    }
+  });
+
   it('leaves a phrase of several index terms to FTS5, which matches it by position', () => {
     const { resident } = stores();
     fill(resident);

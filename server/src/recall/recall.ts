@@ -95,31 +95,50 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
   const now = options.now ?? Date.now();
   const matches = request.query ? textMatches(store, request.query, options.rankedPostings ?? RANKED_POSTINGS) : null;
   const hasText = matches !== null;
-  const text = new Map<number, number>(matches?.ranks);
+  // The search's ranks are shared with later recalls of the same query: read, never copied or changed.
+  const matched = matches?.ranks ?? NO_RANKS;
 
-  const rowids = new Set<number>(text.keys());
+  // Each candidate once, in the order found (no spread of a Set: its iterator allocates).
+  const seen = new Set<number>();
+  const rowids: number[] = [];
+  const take = (rowid: number) => {
+    if (seen.has(rowid)) return;
+    seen.add(rowid);
+    rowids.push(rowid);
+  };
+  const takeAll = (list: readonly number[]) => {
+    for (let i = 0; i < list.length; i++) take(list[i]!);
+  };
+  matched.forEach((_, rowid) => take(rowid));
   if (request.file) {
-    for (const r of store.rowidsForFile(request.file, FILE_CANDIDATES)) rowids.add(r);
-    for (const r of store.rowidsUnderFolder(folderOf(request.file), FOLDER_CANDIDATES)) rowids.add(r);
-    for (const r of store.rowidsUntaggedConstraints()) rowids.add(r);
+    takeAll(store.rowidsForFile(request.file, FILE_CANDIDATES));
+    takeAll(store.rowidsUnderFolder(folderOf(request.file), FOLDER_CANDIDATES));
+    takeAll(store.rowidsUntaggedConstraints());
   }
-  if (request.symbol) for (const r of store.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES)) rowids.add(r);
-  for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) for (const r of store.rowidsForFile(open, OPEN_FILE_CANDIDATES)) rowids.add(r);
-  if (!hasText && !request.file && !request.symbol) for (const r of store.rowidsRecent(RECENT_CANDIDATES)) rowids.add(r);
+  if (request.symbol) takeAll(store.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES));
+  for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) takeAll(store.rowidsForFile(open, OPEN_FILE_CANDIDATES));
+  if (!hasText && !request.file && !request.symbol) takeAll(store.rowidsRecent(RECENT_CANDIDATES));
 
-  const rows = store.candidates([...rowids]).filter(
+  const rows = store.candidates(rowids).filter(
     (row) =>
       (row.status === 'active' || (request.includeArchived && row.status === 'archived')) &&
       !options.exclude?.has(row.id) &&
       (!request.kinds || request.kinds.includes(row.kind)),
   );
+  let others: ReadonlyMap<number, number> = NO_RANKS;
   if (matches?.rankOthers) {
-    const others = rows.filter((row) => !text.has(row.rowid)).map((row) => row.rowid);
-    if (others.length) for (const [rowid, rank] of matches.rankOthers(others)) text.set(rowid, rank);
+    const unmatched: number[] = [];
+    for (const row of rows) if (!matched.has(row.rowid)) unmatched.push(row.rowid);
+    if (unmatched.length) others = matches.rankOthers(unmatched);
   }
+  const text = new TextRanks(matched, others);
   const usage = options.usage?.byRowid(rows.map((r) => r.rowid)) ?? new Map<number, Usage>();
   let bestRank = -1e-9;
-  for (const rank of text.values()) if (rank < bestRank) bestRank = rank;
+  const lower = (rank: number) => {
+    if (rank < bestRank) bestRank = rank;
+  };
+  matched.forEach(lower);
+  others.forEach(lower);
 
   const place = request.file ? store.pathId(request.file) : UNSEEN_PATH;
   const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '', place };
@@ -129,6 +148,20 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
     const memory = memories.get(s.row.id);
     return memory ? [{ memory, score: s.score, explanation: s.parts, relevance: s.relevance, ...(s.textRank === undefined ? {} : { textRank: s.textRank }) }] : [];
   });
+}
+
+const NO_RANKS: ReadonlyMap<number, number> = new Map();
+
+/** A recall's text ranks: the search's, and those its words gave candidates found another way (never both). */
+class TextRanks {
+  constructor(
+    private readonly matched: ReadonlyMap<number, number>,
+    private readonly others: ReadonlyMap<number, number>,
+  ) {}
+
+  get(rowid: number): number | undefined {
+    return this.matched.get(rowid) ?? this.others.get(rowid);
+  }
 }
 
 /** Whether candidate a ranks before b: higher score, then newer, then the later rowid. */

@@ -17,7 +17,7 @@ export interface ScoringContext {
   readonly weights: RecallWeights;
   readonly now: number;
   /** Text ranks of the candidates that matched the query (negative; lower is better). */
-  readonly text: ReadonlyMap<number, number>;
+  readonly text: { get(rowid: number): number | undefined };
   readonly bestRank: number;
   readonly usage: ReadonlyMap<number, Usage>;
   /** The folder of request.file ('' = the project's root). */
@@ -81,7 +81,7 @@ function fileMatch(row: CandidateRow, context: ScoringContext): FileMatch | null
     if (row.glob && globMatches(row.glob, file)) return 'glob';
     if (row.soleFile >= 0) {
       if (row.soleFolder === context.place.folder) return 'folder';
-    } else for (const f of row.files) if (isDirectlyIn(f, context.folder)) return 'folder';
+    } else for (let i = 0; i < row.files.length; i++) if (isDirectlyIn(row.files[i]!, context.folder)) return 'folder';
   }
   if (openFiles) for (const f of row.files) if (openFiles.includes(f)) return 'open';
   if (file && row.kind === 'constraint' && !row.files.length && !row.anchor && !row.glob) return 'project';
