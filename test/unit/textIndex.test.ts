@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { searchTextInIndex } from '../../server/src/recall/indexTextSearch';
 import { recall } from '../../server/src/recall/recall';
-import { searchText } from '../../server/src/recall/textSearch';
+import { COVERAGE, inverseDocumentFrequency, searchText } from '../../server/src/recall/textSearch';
 import { openDatabase, type SqliteDatabase } from '../../server/src/store/database';
 import { LifecycleStore } from '../../server/src/store/lifecycleStore';
 import { MemoryStore } from '../../server/src/store/memoryStore';
@@ -99,6 +99,42 @@ describe('the in-memory full-text index', () => {
         assert.deepEqual([...ranks].sort((a, b) => a - b), ranks, `${word}: best first`);
         ranks.forEach((rank, i) => assert.ok(Math.abs(rank - fromFts[i]!.rank) < 1e-9, `${word}, ${limit}: ${i}: ${rank} vs ${fromFts[i]!.rank}`));
       }
+    }
+  });
+
+  it('ranks memories found another way by the words they have, each word looked up in its postings', () => {
+    const { resident } = stores();
+    fill(resident, 6);
+    void resident.buildTextIndex();
+    const index = resident.textIndex()!;
+    const rowids = resident.rowidsRecent(1000).slice();
+    assert.ok(rowids.length >= 30);
+    // Shuffled (the walk sorts them) and with a rowid no memory has.
+    rowids.sort((a, b) => ((a * 7919) % 101) - ((b * 7919) % 101));
+    rowids.push(1_000_000);
+    for (const query of [['pool', 'retries', 'because'], ['connections', 'rocket', 'frames', 'pool', 'watchdog'], ['café', 'decode_peer', 'nothingatall']]) {
+      // A budget of one posting: every word is common, and rankOthers looks each one up.
+      const found = searchTextInIndex(index, query, index.termsOf(query), 5, 1)!;
+      assert.ok(found.rankOthers, query.join(' '));
+      const others = found.rankOthers(rowids);
+      const stems = index.termsOf(query);
+      const expected = new Map<number, number>();
+      for (const rowid of rowids) {
+        let words = 0;
+        let idf = 0;
+        stems.forEach((terms) => {
+          const lists = terms.map((t) => index.postings(t));
+          if (!terms.length || lists.some((p) => !p)) return;
+          if (!lists.every((p) => p!.has(rowid))) return;
+          words++;
+          idf += inverseDocumentFrequency(index.rows, Math.min(...lists.map((p) => p!.count)));
+        });
+        const rank = -idf * (1 + (COVERAGE * words) / query.length);
+        if (rank < 0) expected.set(rowid, rank);
+      }
+      assert.ok(expected.size > 3, query.join(' '));
+      assert.deepEqual([...others.keys()].sort((a, b) => a - b), [...expected.keys()].sort((a, b) => a - b), query.join(' '));
+      for (const [rowid, rank] of expected) assert.ok(Math.abs(others.get(rowid)! - rank) < 1e-9, `${query.join(' ')}: row ${rowid}`);
     }
   });
 
