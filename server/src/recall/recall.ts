@@ -140,6 +140,7 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
   matched.forEach(lower);
   others.forEach(lower);
 
+  // After the candidates are read: their paths have numbers by now.
   const place = request.file ? store.pathId(request.file) : UNSEEN_PATH;
   const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '', place };
   const top = bestOf(rows, rows.map((row) => scoreOf(context, row)), request.limit).map((row) => ({ row, ...explainScore(context, row) }));
