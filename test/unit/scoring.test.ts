@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { MemoryId, MemoryKind, PinLevel } from '../../server/src/memory/types';
-import { explainScore, folderOf, scoreOf, type ScoringContext } from '../../server/src/recall/scoring';
+import { explainScore, scoreOf, type ScoringContext } from '../../server/src/recall/scoring';
 import type { RecallRequest } from '../../server/src/recall/recall';
 import { DEFAULT_WEIGHTS } from '../../server/src/recall/weights';
 import type { CandidateRow } from '../../server/src/store/memoryStore';
-import { NOT_ONE, PathIds, UNSEEN_PATH } from '../../server/src/store/pathIds';
+import { folderOf, NOT_ONE, PathIds, UNSEEN_PATH } from '../../server/src/store/pathIds';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 25);

@@ -1,6 +1,6 @@
 import { globMatches } from '../constraints/scope';
 import type { CandidateRow } from '../store/memoryStore';
-import { folderOf, UNSEEN_PATH, type PathId } from '../store/pathIds';
+import type { PathId } from '../store/pathIds';
 import type { Usage } from '../store/usageStore';
 import type { RecallRequest } from './recall';
 import { KIND_WEIGHT, type RecallWeights } from './weights';
@@ -48,8 +48,6 @@ const FILE_POINTS: Readonly<Record<FileMatch, number>> = { file: 1, glob: 1, fol
 /** How a candidate relates to the code at the cursor, and what that is worth. */
 type SymbolMatch = 'line' | 'symbol' | 'related';
 const SYMBOL_POINTS: Readonly<Record<SymbolMatch, number>> = { line: 1, symbol: 1, related: 0.6 };
-
-export { folderOf, UNSEEN_PATH };
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
