@@ -4,9 +4,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { readExportLines } from '../../server/src/cli/import/exportLines';
-import type { ImportBatch } from '../../server/src/cli/import/importBatches';
+import { importBatches, type ImportBatch } from '../../server/src/cli/import/importBatches';
 import { readImportBatches } from '../../server/src/cli/import/importReader';
 import { memoryToRecord } from '../../server/src/memory/record';
+import { Redactor } from '../../server/src/capture/redact';
 import { newMemoryId } from '../../server/src/memory/ids';
 import type { Memory } from '../../server/src/memory/types';
 import { openDatabase } from '../../server/src/store/database';
@@ -87,12 +88,22 @@ describe("an export's lines", () => {
   });
 });
 
+describe('import batches', () => {
+  it('start small and double up to the most a batch holds, in the order of the lines', () => {
+    const memories = Array.from({ length: 20 }, (_, i) => memory(i));
+    const lines = memories.map((m, i) => ({ lineNumber: i + 1, text: line(m) }));
+    const batches = [...importBatches(lines, new Redactor(), { first: 2, most: 6 })];
+    assert.deepEqual(batches.map((b) => b.memories.length), [2, 4, 6, 6, 2]);
+    assert.deepEqual(batches.flatMap((b) => b.memories.map((m) => m.stored.id)), memories.map((m) => m.id));
+  });
+});
+
 describe('reading an import on a second thread', () => {
   it('sends whole batches, redacted, with the skipped lines and their numbers', async () => {
     const memories = Array.from({ length: 7 }, (_, i) => memory(i));
     const file = fileWith([line(memories[0]!), 'not json', ...memories.slice(1, 5).map(line), '', '{"id":"m_X"}', ...memories.slice(5).map(line), ''].join('\n'));
     const fd = openSync(file, 'r');
-    const batches = await collect(readImportBatches(fd, { batchSize: 3, patterns: [/body 4/g] }));
+    const batches = await collect(readImportBatches(fd, { batchSizes: { first: 3, most: 3 }, patterns: [/body 4/g] }));
     closeSync(fd);
     assert.deepEqual(batches.map((b) => b.memories.map((m) => m.stored.id)), [memories.slice(0, 3), memories.slice(3, 6), memories.slice(6)].map((ms) => ms.map((m) => m.id)));
     assert.deepEqual(batches.flatMap((b) => b.rejected.map((r) => r.lineNumber)), [2, 8]);
@@ -111,7 +122,7 @@ describe('reading an import on a second thread', () => {
     const fd = openSync(file, 'r');
     const workerFile = path.join(__dirname, '..', 'support', 'import', 'failingImportWorker.ts');
     await assert.rejects(async () => {
-      for await (const batch of readImportBatches(fd, { batchSize: 4, patterns: [], workerFile })) store.importPrepared(batch.memories);
+      for await (const batch of readImportBatches(fd, { batchSizes: { first: 4, most: 4 }, patterns: [], workerFile })) store.importPrepared(batch.memories);
     }, /reader crashed/);
     closeSync(fd);
     assert.deepEqual([...store.all()].map((m) => m.id).sort(), memories.slice(0, 4).map((m) => m.id).sort());

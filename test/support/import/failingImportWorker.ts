@@ -6,7 +6,7 @@ import { importBatches } from '../../../server/src/cli/import/importBatches';
 import { waitForCredit, type ImportWorkerData } from '../../../server/src/cli/import/importProtocol';
 
 const data = workerData as ImportWorkerData;
-const batches = importBatches(readExportLines(data.fd), new Redactor(), data.batchSize);
+const batches = importBatches(readExportLines(data.fd), new Redactor(), data.batchSizes);
 const first = batches.next();
 if (!first.done && waitForCredit(new Int32Array(data.credits))) parentPort!.postMessage({ batch: first.value });
 // Half of the next batch is parsed, never sent.

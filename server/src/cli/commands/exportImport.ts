@@ -15,6 +15,11 @@ import { projectOptionSpec, withProject } from '../projectOption';
  * busy timeout of hooks and MCP servers writing at the same time.
  */
 const IMPORT_BATCH = 4000;
+/**
+ * The first batch, the writes' wait for the reader thread: 4,000 memories took it ~0.7 s to
+ * read, parse and redact. Batches double from here up to IMPORT_BATCH.
+ */
+const FIRST_IMPORT_BATCH = 250;
 
 export const exportCommand: Command = {
   name: 'export',
@@ -77,7 +82,7 @@ export const importCommand: Command = {
         // the secondary indexes are built after the rows (store/deferredIndexes.ts).
         project.deferredIndexes.rebuild();
         project.deferredIndexes.deferIfEmpty();
-        const batches = readImportBatches(fd, { batchSize: IMPORT_BATCH, patterns: project.redactor.userPatterns });
+        const batches = readImportBatches(fd, { batchSizes: { first: FIRST_IMPORT_BATCH, most: IMPORT_BATCH }, patterns: project.redactor.userPatterns });
         try {
           for (;;) {
             let next: IteratorResult<ImportBatch>;

@@ -1,10 +1,10 @@
-import type { ImportBatch } from './importBatches';
+import type { ImportBatch, ImportBatchSizes } from './importBatches';
 
 /** What the reader thread is given. */
 export interface ImportWorkerData {
   /** The export, opened by the main thread (which reports a file it cannot open). */
   readonly fd: number;
-  readonly batchSize: number;
+  readonly batchSizes: ImportBatchSizes;
   /** The user's redaction patterns (a RegExp does not cross threads). */
   readonly patterns: readonly { readonly source: string; readonly flags: string }[];
   /** Int32Array [batches the reader may still send, 1 when the main thread stopped reading]. */

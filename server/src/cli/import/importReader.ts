@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ImportBatch } from './importBatches';
+import type { ImportBatch, ImportBatchSizes } from './importBatches';
 import { grantCredit, newCredits, stopReader, type ImportWorkerData, type ImportWorkerMessage } from './importProtocol';
 
 /** Batches the reader thread may have sent and not yet been taken: enough that the writes never wait. */
@@ -16,7 +16,7 @@ function startWorker(file: string, workerData: ImportWorkerData): Worker {
 }
 
 export interface ImportReaderOptions {
-  readonly batchSize: number;
+  readonly batchSizes: ImportBatchSizes;
   /** The user's redaction patterns. */
   readonly patterns: readonly RegExp[];
   /** Another reader thread script, for tests. */
@@ -30,7 +30,7 @@ export interface ImportReaderOptions {
  */
 export async function* readImportBatches(fd: number, options: ImportReaderOptions): AsyncGenerator<ImportBatch> {
   const credits = newCredits(BATCHES_AHEAD);
-  const workerData: ImportWorkerData = { fd, batchSize: options.batchSize, patterns: options.patterns.map(({ source, flags }) => ({ source, flags })), credits };
+  const workerData: ImportWorkerData = { fd, batchSizes: options.batchSizes, patterns: options.patterns.map(({ source, flags }) => ({ source, flags })), credits };
   const worker = startWorker(options.workerFile ?? WORKER_FILE, workerData);
   const received: ImportWorkerMessage[] = [];
   let failure: Error | undefined;

@@ -11,7 +11,7 @@ import { waitForCredit, type ImportWorkerData } from './importProtocol';
 const data = workerData as ImportWorkerData;
 const redactor = new Redactor(data.patterns.map((p) => new RegExp(p.source, p.flags)));
 const credits = new Int32Array(data.credits);
-for (const batch of importBatches(readExportLines(data.fd), redactor, data.batchSize)) {
+for (const batch of importBatches(readExportLines(data.fd), redactor, data.batchSizes)) {
   if (!waitForCredit(credits)) break;
   parentPort!.postMessage({ batch });
 }
