@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { readExportLines } from '../../server/src/cli/import/exportLines';
 import { importBatches, type ImportBatch } from '../../server/src/cli/import/importBatches';
 import { readImportBatches } from '../../server/src/cli/import/importReader';
+import { packBatch, unpackBatch } from '../../server/src/cli/import/packedBatch';
 import { memoryToRecord } from '../../server/src/memory/record';
 import { Redactor } from '../../server/src/capture/redact';
 import { newMemoryId } from '../../server/src/memory/ids';
@@ -95,6 +96,20 @@ describe('import batches', () => {
     const batches = [...importBatches(lines, new Redactor(), { first: 2, most: 6 })];
     assert.deepEqual(batches.map((b) => b.memories.length), [2, 4, 6, 6, 2]);
     assert.deepEqual(batches.flatMap((b) => b.memories.map((m) => m.stored.id)), memories.map((m) => m.id));
+  });
+});
+
+describe('a batch sent between threads', () => {
+  it('is unpacked into the batch that was packed: anchors, meta, nulls, the memories as read, the skipped lines', () => {
+    const memories = Array.from({ length: 6 }, (_, i) => memory(i));
+    memories[1] = { ...memories[1]!, why: 'because', sessionId: 's1', sourceRef: 'claude:u1', pin: 'hard', kind: 'constraint', symbols: ['A.b', 'c'], meta: { nested: { list: [1, 'x', null] } },
+      anchor: { path: 'src/a.ts', range: { startLine: 3, startCharacter: 0, endLine: 5, endCharacter: 2 }, contentHash: 'h', contextBefore: 'before', contextAfter: 'after', stale: true } };
+    const lines = memories.map((m, i) => ({ lineNumber: i + 1, text: line(m) }));
+    const [batch] = [...importBatches([...lines, { lineNumber: 7, error: 'not UTF-8 text' }], new Redactor(), { first: 10, most: 10 })];
+    assert.ok(batch!.memories.some((m) => m.read), 'a memory redaction changed is in the batch');
+    const unpacked = unpackBatch(structuredClone(packBatch(batch!)));
+    assert.deepEqual(unpacked, batch);
+    assert.deepEqual(unpackBatch(packBatch({ memories: [], rejected: [] })), { memories: [], rejected: [] });
   });
 });
 

@@ -4,11 +4,12 @@ import { Redactor } from '../../../server/src/capture/redact';
 import { readExportLines } from '../../../server/src/cli/import/exportLines';
 import { importBatches } from '../../../server/src/cli/import/importBatches';
 import { waitForCredit, type ImportWorkerData } from '../../../server/src/cli/import/importProtocol';
+import { packBatch } from '../../../server/src/cli/import/packedBatch';
 
 const data = workerData as ImportWorkerData;
 const batches = importBatches(readExportLines(data.fd), new Redactor(), data.batchSizes);
 const first = batches.next();
-if (!first.done && waitForCredit(new Int32Array(data.credits))) parentPort!.postMessage({ batch: first.value });
+if (!first.done && waitForCredit(new Int32Array(data.credits))) parentPort!.postMessage({ batch: packBatch(first.value) });
 // Half of the next batch is parsed, never sent.
 batches.next();
 throw new Error('reader crashed');

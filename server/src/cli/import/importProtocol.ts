@@ -1,4 +1,5 @@
-import type { ImportBatch, ImportBatchSizes } from './importBatches';
+import type { ImportBatchSizes } from './importBatches';
+import type { PackedImportBatch } from './packedBatch';
 
 /** What the reader thread is given. */
 export interface ImportWorkerData {
@@ -11,7 +12,7 @@ export interface ImportWorkerData {
   readonly credits: SharedArrayBuffer;
 }
 
-export type ImportWorkerMessage = { readonly batch: ImportBatch } | { readonly done: true };
+export type ImportWorkerMessage = { readonly batch: PackedImportBatch } | { readonly done: true };
 
 const CREDIT = 0;
 const STOPPED = 1;

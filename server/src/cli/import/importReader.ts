@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ImportBatch, ImportBatchSizes } from './importBatches';
+import { unpackBatch } from './packedBatch';
 import { grantCredit, newCredits, stopReader, type ImportWorkerData, type ImportWorkerMessage } from './importProtocol';
 
 /** Batches the reader thread may have sent and not yet been taken: enough that the writes never wait. */
@@ -55,7 +56,7 @@ export async function* readImportBatches(fd: number, options: ImportReaderOption
       if (message) {
         if ('done' in message) return;
         grantCredit(view);
-        yield message.batch;
+        yield unpackBatch(message.batch);
         continue;
       }
       if (failure) throw failure;

@@ -7,12 +7,13 @@ import { Redactor } from '../../capture/redact';
 import { readExportLines } from './exportLines';
 import { importBatches } from './importBatches';
 import { waitForCredit, type ImportWorkerData } from './importProtocol';
+import { packBatch } from './packedBatch';
 
 const data = workerData as ImportWorkerData;
 const redactor = new Redactor(data.patterns.map((p) => new RegExp(p.source, p.flags)));
 const credits = new Int32Array(data.credits);
 for (const batch of importBatches(readExportLines(data.fd), redactor, data.batchSizes)) {
   if (!waitForCredit(credits)) break;
-  parentPort!.postMessage({ batch });
+  parentPort!.postMessage({ batch: packBatch(batch) });
 }
 parentPort!.postMessage({ done: true });
