@@ -54,6 +54,12 @@ export interface Project {
   readonly infos: readonly string[];
   /** Runs `write` in one transaction over all the project's stores (one commit instead of one per store). */
   transaction<T>(write: () => T): T;
+  /**
+   * Copies the pages the write-ahead log holds into the database file now, as far as readers
+   * allow (PASSIVE: it waits for no one). SQLite does it at the first commit past 4 MB of log:
+   * after a bulk write that is the next writer's commit, a hook's perhaps.
+   */
+  checkpoint(): void;
   close(): void;
 }
 
@@ -92,6 +98,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
     transaction: (write) => db.transaction(write)(),
+    checkpoint: () => void db.pragma('wal_checkpoint(PASSIVE)'),
     close: () => db.close(),
   };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { SCHEMA_VERSION } from '../../server/src/store/migrations';
@@ -119,6 +119,27 @@ describe('the engram CLI', () => {
       for (const name of ['memories_eviction', 'memories_kind_status', 'memories_session', 'memories_status_updated', 'memories_updated', 'memory_files_path', 'memory_symbols_symbol']) assert.ok(indexes.includes(name), name);
     } finally {
       project.close();
+    }
+  });
+
+  it('copies what it wrote into the database file itself while another process has it open, not leaving it to the next writer', async () => {
+    const root = demoProject();
+    const env = isolatedEnv();
+    const fixture = generateMemoryFixture({ memories: 2000, files: 20, seed: 11, now: Date.now() });
+    const file = path.join(tempDir(), 'bulk.jsonl');
+    writeFileSync(file, [...fixture.memories].map((m) => `${JSON.stringify(memoryToRecord(m))}\n`).join(''));
+    // Open, as the memory server would be: the import's close is then not the last, and does not checkpoint.
+    const server = openProject(root, env);
+    try {
+      const result = await runEngram(['import', file, '--json'], { env, cwd: root });
+      assert.equal(result.code, 0, result.stderr);
+      const db = (server.store as unknown as { db: import('better-sqlite3').Database }).db;
+      const pages = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+      assert.ok(pages > 1_000_000, `the import wrote ${pages} bytes of pages`);
+      assert.equal(statSync(server.databaseFile).size, pages, 'every page is in the database file, none only in the WAL');
+      assert.equal(server.store.counts().total, 2000);
+    } finally {
+      server.close();
     }
   });
 

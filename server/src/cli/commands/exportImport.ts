@@ -106,6 +106,10 @@ export const importCommand: Command = {
         }
         // A bulk load changes which words are common: recall's term counts follow (~0.3 s at 100,000).
         if (project.store.termStats.isStale()) project.store.termStats.recount();
+        // The import pays for copying its pages into the database: when another process (the
+        // memory server) has it open, closing does not, and up to 256 MB would be left to the
+        // next writer's commit.
+        project.checkpoint();
       });
     } finally {
       closeSync(fd);
