@@ -108,8 +108,12 @@ export const importCommand: Command = {
         if (project.store.termStats.isStale()) project.store.termStats.recount();
         // The import pays for copying its pages into the database: when another process (the
         // memory server) has it open, closing does not, and up to 256 MB would be left to the
-        // next writer's commit.
-        project.checkpoint();
+        // next writer's commit. Like the index build, it never masks the import's own outcome.
+        try {
+          project.checkpoint();
+        } catch (error) {
+          io.err(`engram: the imported memories are stored, but copying them from the write-ahead log into the database failed (${(error as Error).message}); the next write copies them\n`);
+        }
       });
     } finally {
       closeSync(fd);
