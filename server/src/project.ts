@@ -56,7 +56,7 @@ export interface Project {
   transaction<T>(write: () => T): T;
   /**
    * Copies the pages the write-ahead log holds into the database file now, as far as readers
-   * allow (PASSIVE: it waits for no one). SQLite does it at the first commit past 4 MB of log:
+   * allow (PASSIVE: it waits for no one). SQLite does it at the first commit past 1,000 pages of log:
    * after a bulk write that is the next writer's commit, a hook's perhaps.
    */
   checkpoint(): void;

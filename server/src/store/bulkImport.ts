@@ -6,7 +6,7 @@ import { readMemoryOf, type PreparedMemory } from './preparedImport';
 
 /** Page cache while a batch is written (the default is 2 MB). */
 const BATCH_CACHE_KIB = 64 * 1024;
-/** WAL pages after which a batch's commit checkpoints (the default is 1,000: 4 MB). */
+/** WAL pages after which a batch's commit checkpoints (the default is 1,000: 16 MB of 16 KB pages, 4 MB of 4 KB). */
 const BATCH_CHECKPOINT_PAGES = 16_384;
 /** FTS5's limit on pending terms while a batch is written, and its default. */
 const BATCH_FTS_HASH_BYTES = 64 * 1024 * 1024;
@@ -69,7 +69,7 @@ export class BulkImport {
       if (writes.length === 0) return outcomes;
       // A batch touches thousands of index pages: SQLite's default 2 MB page cache spilled and
       // read them back, and checkpointing the WAL after every commit (each writes more than the
-      // 4 MB that triggers it) copied them again. Put back by `run`, after the commit.
+      // 1,000 pages that trigger it) copied them again. Put back by `run`, after the commit.
       this.db.pragma(`cache_size = ${-BATCH_CACHE_KIB}`);
       this.db.pragma(`wal_autocheckpoint = ${BATCH_CHECKPOINT_PAGES}`);
       this.withOneFtsSegment(() => {
