@@ -38,7 +38,10 @@ export class BulkImport {
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
         content_hash, context_before, context_after, stale)
         VALUES (@rowid, @path, @startLine, @startCharacter, @endLine, @endCharacter, @contentHash, @contextBefore, @contextAfter, @stale)`),
-      insertFts: () => db.prepare('INSERT INTO memory_fts (rowid, title, body, why, tags) VALUES (?, ?, ?, ?, ?)'),
+      // The full-text rows of memories just written, read back in SQLite: as MemoryStore.write
+      // inserts them (why null as ''), without crossing into SQLite a second time from JS.
+      insertFts: () => db.prepare(`INSERT INTO memory_fts (rowid, title, body, why, tags)
+        SELECT rowid, title, body, coalesce(why, ''), fts_tags FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`),
       ftsHashSize: () => db.prepare("SELECT v FROM memory_fts_config WHERE k = 'hashsize'").pluck(),
       // FTS5 takes only an integer, and a JS number is bound as a real.
       setFtsHashSize: () => db.prepare("INSERT INTO memory_fts (memory_fts, rank) VALUES ('hashsize', CAST(? AS INTEGER))"),
@@ -132,7 +135,7 @@ export class BulkImport {
    * a segment of its own to merge.
    */
   private insert(memories: readonly PreparedMemory[]): void {
-    const ftsRows: { rowid: number; title: string; body: string; why: string; tags: string }[] = [];
+    const rowids: number[] = [];
     for (const { stored: memory, tags } of memories) {
       // Positional parameters, without an object spread per row (within noise when measured; the plainer form).
       const { id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, meta } = memory;
@@ -145,8 +148,8 @@ export class BulkImport {
         this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
           contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
       }
-      ftsRows.push({ rowid, title: memory.title, body: memory.body, why: memory.why ?? '', tags });
+      rowids.push(rowid);
     }
-    for (const row of ftsRows) this.statements.insertFts.run(row.rowid, row.title, row.body, row.why, row.tags);
+    this.statements.insertFts.run(JSON.stringify(rowids));
   }
 }
