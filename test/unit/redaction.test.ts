@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { compileUserPatterns, redactSecrets } from '../../server/src/capture/redact';
+import { compileUserPatterns, redactSecrets, Redactor } from '../../server/src/capture/redact';
 import { SECRET_RULES, type RuleGate, type SecretSpan } from '../../server/src/capture/secretRules';
 import { newMemoryId } from '../../server/src/memory/ids';
 import type { Memory } from '../../server/src/memory/types';
@@ -312,6 +312,30 @@ describe('redaction robustness', () => {
     const { text } = redactSecrets(odd);
     assert.ok(!text.includes(`ghp_${'a'.repeat(36)}`));
     assert.doesNotThrow(() => redactSecrets('\u0000'.repeat(1000) + '\uD83D'));
+  });
+});
+
+describe('Redactor.memory', () => {
+  const memory = (meta: Memory['meta']): Memory => ({
+    id: newMemoryId(Date.now()), kind: 'note', title: 'a title', body: 'a body', why: null, source: 'user', sessionId: null, sourceRef: null,
+    createdAt: 1, updatedAt: 1, importance: 0.5, pin: 'none', status: 'active', files: ['src/a.ts'], symbols: [], anchor: null, meta,
+  });
+
+  it('keeps a meta object with nothing to redact as the very same object (the import tells a change by identity)', () => {
+    const meta = { change: 'edited', lines: [[58, 68]], revisions: [], nested: { note: 'plain words', count: 3 } };
+    assert.equal(new Redactor().memory(memory(meta)).meta, meta);
+  });
+
+  it('gives a redacted copy of a meta object with a secret anywhere in it, and leaves the input as it was', () => {
+    const secret = `ghp_${'a'.repeat(36)}`;
+    for (const meta of [{ token: 'x9Kq2mZr7Tb4Lw8N' }, { nested: [{ note: `pushed with ${secret}` }] }, { [`key ${secret}`]: 1 }]) {
+      const before = JSON.stringify(meta);
+      const stored = new Redactor().memory(memory(meta)).meta;
+      assert.notEqual(stored, meta);
+      assert.equal(JSON.stringify(meta), before, 'the input is unchanged');
+      assert.match(JSON.stringify(stored), /\[REDACTED:/);
+      assert.ok(!JSON.stringify(stored).includes(secret) && !JSON.stringify(stored).includes('x9Kq2mZr7Tb4Lw8N'));
+    }
   });
 });
 

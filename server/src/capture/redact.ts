@@ -219,11 +219,17 @@ export class Redactor {
     return this.text(value);
   }
 
+  /** The value itself when nothing in it is redacted (most meta): callers tell a change by identity. */
   private json(value: unknown, key = ''): unknown {
     if (typeof value === 'string') return this.keyedValue(key, value);
-    if (Array.isArray(value)) return value.map((item) => this.json(item, key));
+    if (Array.isArray(value)) {
+      const items = value.map((item) => this.json(item, key));
+      return items.every((item, i) => item === value[i]) ? value : items;
+    }
     if (value !== null && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.json(v, k)]));
+      const entries = Object.entries(value);
+      const redacted = entries.map(([k, v]) => [this.text(k), this.json(v, k)] as const);
+      return redacted.every(([k, v], i) => k === entries[i]![0] && v === entries[i]![1]) ? value : Object.fromEntries(redacted);
     }
     return value;
   }

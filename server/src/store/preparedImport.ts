@@ -35,5 +35,6 @@ function redactionChanged(read: Memory, stored: Memory): boolean {
     const [a, b] = [read.anchor, stored.anchor];
     if (a.path !== b.path || a.contextBefore !== b.contextBefore || a.contextAfter !== b.contextAfter) return true;
   }
-  return JSON.stringify(read.meta) !== JSON.stringify(stored.meta);
+  // Redactor.memory keeps the meta object itself when it redacted nothing in it.
+  return read.meta !== stored.meta;
 }
