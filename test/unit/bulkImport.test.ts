@@ -36,8 +36,9 @@ function exportedMemories(count: number, start = Date.UTC(2025, 0, 1)): Memory[]
       importance: (i % 10) / 10,
       pin: i % 13 === 0 ? 'hard' : 'none',
       status: i % 17 === 0 ? 'archived' : 'active',
-      files: i % 6 === 0 ? [] : [file, ...(i % 4 === 0 ? ['src/db.ts'] : [])].sort(),
-      symbols: i % 5 === 0 ? [] : [`${word(0)}Handler.${word(1)}Of`],
+      // Some names with what JSON escapes (the import passes file and symbol rows to SQLite as JSON).
+      files: i % 6 === 0 ? [] : [file, ...(i % 4 === 0 ? ['src/db.ts'] : []), ...(i % 7 === 1 ? ['src/ünï/"q" \\ b\u0000n\uD800.ts'] : [])].sort(),
+      symbols: i % 5 === 0 ? [] : [`${word(0)}Handler.${word(1)}Of`, ...(i % 7 === 1 ? ['emoji\uD83D\uDE00\tname\uDFFF'] : [])],
       anchor: i % 9 === 0 ? { ...anchorLines('src/db.ts', SOURCE, 2, 4), stale: i % 2 === 0 } : null,
       meta: i % 10 === 1 ? { env: { API_TOKEN: `Zq8vT2mKx91LpWc4${i}` }, note: `password = "Sup3rS3cret!${i}x"` } : { hunks: i % 4 },
     } satisfies Memory;

@@ -33,8 +33,11 @@ export class BulkImport {
       // stop half-way SQLite keeps no statement journal, which copied ~7 pages for every row.
       insert: () => db.prepare(`INSERT OR ROLLBACK INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta, fts_tags)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insertFile: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) VALUES (?, ?)'),
-      insertSymbol: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) VALUES (?, ?)'),
+      // A run's file and symbol rows in one statement each, as JSON [[rowid, text], …]: ~300,000
+      // single-row statements at 100,000 memories cost more in calls than in SQLite. SQLite reads
+      // JSON strings to the same bytes as a bound string, lone surrogates and NULs included.
+      insertFiles: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) SELECT value ->> 0, value ->> 1 FROM json_each(?)'),
+      insertSymbols: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) SELECT value ->> 0, value ->> 1 FROM json_each(?)'),
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
         content_hash, context_before, context_after, stale)
         VALUES (@rowid, @path, @startLine, @startCharacter, @endLine, @endCharacter, @contentHash, @contextBefore, @contextAfter, @stale)`),
@@ -129,27 +132,31 @@ export class BulkImport {
   }
 
   /**
-   * New memories, and then all their full-text rows: FTS5 writes its pending terms as
+   * New memories, then their file and symbol rows, and then all their full-text rows: FTS5 writes its pending terms as
    * an index segment whenever a statement of the transaction opens a savepoint (a plain insert
    * into `memories` does, for its trigger and unique indexes), and interleaved, every memory made
    * a segment of its own to merge.
    */
   private insert(memories: readonly PreparedMemory[]): void {
     const rowids: number[] = [];
+    const files: [number, string][] = [];
+    const symbols: [number, string][] = [];
     for (const { stored: memory, tags } of memories) {
       // Positional parameters, without an object spread per row (within noise when measured; the plainer form).
       const { id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, meta } = memory;
       const rowid = Number(
         this.statements.insert.run(id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, JSON.stringify(meta), tags).lastInsertRowid,
       );
-      for (const path of memory.files) this.statements.insertFile.run(rowid, path);
-      for (const symbol of memory.symbols) this.statements.insertSymbol.run(rowid, symbol);
+      for (const path of memory.files) files.push([rowid, path]);
+      for (const symbol of memory.symbols) symbols.push([rowid, symbol]);
       if (memory.anchor) {
         this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
           contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
       }
       rowids.push(rowid);
     }
+    this.statements.insertFiles.run(JSON.stringify(files));
+    this.statements.insertSymbols.run(JSON.stringify(symbols));
     this.statements.insertFts.run(JSON.stringify(rowids));
   }
 }
