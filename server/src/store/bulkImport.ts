@@ -132,10 +132,10 @@ export class BulkImport {
   }
 
   /**
-   * New memories, then their file and symbol rows, and then all their full-text rows: FTS5 writes its pending terms as
-   * an index segment whenever a statement of the transaction opens a savepoint (a plain insert
-   * into `memories` does, for its trigger and unique indexes), and interleaved, every memory made
-   * a segment of its own to merge.
+   * New memories, then their file and symbol rows, and then all their full-text rows: FTS5
+   * writes its pending terms as an index segment whenever a statement of the transaction opens a
+   * savepoint (a plain insert into `memories` does, for its trigger and unique indexes), and
+   * interleaved, every memory made a segment of its own to merge.
    */
   private insert(memories: readonly PreparedMemory[]): void {
     const rowids: number[] = [];
