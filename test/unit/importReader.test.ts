@@ -68,6 +68,23 @@ describe("an export's lines", () => {
     assert.deepEqual(lines.map((l) => l.lineNumber), lines.map((_, i) => i + 1));
   });
 
+  it('are the lines readline reads when every break is \\n, lines of ASCII and of other text, across read chunks', async () => {
+    // Lines with \n only are decoded one at a time (exportLines.ts): multi-byte characters at the
+    // start and end of lines, empty lines, and lines straddling the 1 MB reads.
+    const pieces: string[] = [];
+    for (let i = 0, length = 0; length < 2_500_000; i++) {
+      const piece = i % 7 === 0 ? '\n' : `${i % 3 ? '' : '€'}{"n":${i},"text":"${(i % 2 ? 'ascii ' : 'é−😀').repeat(i % 89)}"}${i % 5 ? '' : '—'}\n`;
+      pieces.push(piece);
+      length += piece.length;
+    }
+    for (const end of ['', 'last line without a break']) {
+      const file = fileWith(`${pieces.join('')}${end}`);
+      const lines = linesOf(file);
+      assert.deepEqual(lines.map((l) => ('text' in l ? l.text : l.error)), await readlineLines(file));
+      assert.deepEqual(lines.map((l) => l.lineNumber), lines.map((_, i) => i + 1));
+    }
+  });
+
   it('skips a line too long to hold that spans many reads', () => {
     const file = fileWith(`first\n${'y'.repeat(3_500_000)}\r\nthird`);
     assert.deepEqual(linesOf(file, 1024 * 1024), [

@@ -84,7 +84,7 @@ const tooLong = (maxLineBytes: number) => `line longer than ${maxLineBytes >= 10
 
 /** Whole lines (the last may lack its break), each decoded, or null where it is not UTF-8. */
 function linesOf(bytes: Buffer): (string | null)[] {
-  if (isUtf8(bytes)) return splitLines(bytes.toString('utf8'));
+  if (isUtf8(bytes)) return bytes.includes(CR) ? splitLines(bytes.toString('utf8')) : linesAtLf(bytes);
   // Rare: find the bad lines by their bytes; in latin1 a character is a byte, so lengths match.
   const lines: (string | null)[] = [];
   let offset = 0;
@@ -94,6 +94,23 @@ function linesOf(bytes: Buffer): (string | null)[] {
     offset += latin1.length;
     offset += bytes[offset] === CR && bytes[offset + 1] === LF ? 2 : 1;
   }
+  return lines;
+}
+
+/**
+ * Lines of UTF-8 text whose only break is \n, decoded one at a time rather than as slices of one
+ * decoded run: one character beyond Latin-1 (`−`, `é`…) makes a whole run a two-byte string, and
+ * then every line of it, so a line of ASCII stays half the size and parses and scans faster
+ * (~0.4 s of ~6 reading 100,000 memories).
+ */
+function linesAtLf(bytes: Buffer): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(LF); end !== -1; end = bytes.indexOf(LF, start)) {
+    lines.push(bytes.toString('utf8', start, end));
+    start = end + 1;
+  }
+  if (start < bytes.length) lines.push(bytes.toString('utf8', start));
   return lines;
 }
 
