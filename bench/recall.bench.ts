@@ -349,15 +349,16 @@ async function writeExport(file: string, fixture: MemoryFixture): Promise<void> 
 }
 
 /**
- * Target 4: `engram import` of a JSONL export of every memory, as a process, into an empty
- * project. Stopped at a deadline, its rate so far is extrapolated (said so in the output).
+ * Imports timed: this machine's speed drifts by a third from one minute to the next (see
+ * docs/performance.md), and a single run is the one number of this bench taken once.
  */
-async function benchImport(work: string, fixture: MemoryFixture): Promise<void> {
-  const file = path.join(work, 'export.jsonl');
-  await writeExport(file, fixture);
-  const root = path.join(work, 'imported');
+const IMPORT_RUNS = 3;
+
+/** One `engram import` of `file` into a new, empty project; past the deadline, its rate so far extrapolated. */
+async function importOnce(work: string, file: string, run: number): Promise<{ seconds: number; stoppedAt?: number }> {
+  const root = path.join(work, `imported-${run}`);
   mkdirSync(path.join(root, '.git'), { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, ENGRAM_HOME: path.join(work, 'import-home') };
+  const env: NodeJS.ProcessEnv = { ...process.env, ENGRAM_HOME: path.join(work, `import-home-${run}`) };
   // As for every process timed here (benchProcesses): Node would read that file at startup.
   delete env.NODE_EXTRA_CA_CERTS;
   const start = performance.now();
@@ -368,16 +369,32 @@ async function benchImport(work: string, fixture: MemoryFixture): Promise<void> 
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(timer);
   const seconds = (performance.now() - start) / 1000;
-  if (code === 0) {
-    console.log(`${`engram import of ${MEMORIES.toLocaleString('en')} memories (process)`.padEnd(58)} ${seconds.toFixed(1).padStart(7)} s    (target ≤ 10 s)`);
-    return;
+  try {
+    if (code === 0) return { seconds };
+    if (code !== null) throw new Error(`engram import exited with ${code}: ${stderr}`);
+    const project = openProject(root, env);
+    const imported = project.store.counts().total;
+    project.close();
+    return { seconds: (seconds * MEMORIES) / Math.max(1, imported), stoppedAt: imported };
+  } finally {
+    // Each run's store is ~200 MB: only one is kept on disk at a time.
+    rmSync(root, { recursive: true, force: true });
+    rmSync(env.ENGRAM_HOME!, { recursive: true, force: true });
   }
-  if (code !== null) throw new Error(`engram import exited with ${code}: ${stderr}`);
-  const project = openProject(root, env);
-  const imported = project.store.counts().total;
-  project.close();
-  const estimate = (seconds * MEMORIES) / Math.max(1, imported);
-  console.log(`${`engram import (process): ${imported.toLocaleString('en')} memories in ${seconds.toFixed(0)} s, then stopped`.padEnd(58)} ≈ ${estimate.toFixed(0).padStart(5)} s for ${MEMORIES.toLocaleString('en')}   (target ≤ 10 s)`);
+}
+
+/**
+ * Target 4: `engram import` of a JSONL export of every memory, as a process, into an empty
+ * project, IMPORT_RUNS times; the median is held to the target, and every run is printed.
+ */
+async function benchImport(work: string, fixture: MemoryFixture): Promise<void> {
+  const file = path.join(work, 'export.jsonl');
+  await writeExport(file, fixture);
+  const runs: { seconds: number; stoppedAt?: number }[] = [];
+  for (let run = 0; run < IMPORT_RUNS; run++) runs.push(await importOnce(work, file, run));
+  const shown = runs.map((r) => (r.stoppedAt === undefined ? `${r.seconds.toFixed(1)}` : `≈${r.seconds.toFixed(0)} (stopped at ${r.stoppedAt.toLocaleString('en')})`)).join(', ');
+  const seconds = median(runs.map((r) => r.seconds));
+  console.log(`${`engram import of ${MEMORIES.toLocaleString('en')} memories (process, median of ${IMPORT_RUNS})`.padEnd(58)} ${seconds.toFixed(1).padStart(7)} s    (target ≤ 10 s; runs ${shown} s)`);
 }
 
 export async function benchRecall(): Promise<void> {
