@@ -6,6 +6,9 @@ import { newMemoryId } from '../../server/src/memory/ids';
 import type { Memory } from '../../server/src/memory/types';
 import { openDatabase, type SqliteDatabase } from '../../server/src/store/database';
 import { MemoryStore } from '../../server/src/store/memoryStore';
+import { FtsTags } from '../../server/src/store/bulkImportTags';
+import { prepareForImport } from '../../server/src/store/preparedImport';
+import { Redactor } from '../../server/src/capture/redact';
 import { tempDir } from '../support/tempDirs';
 
 function fresh(): { db: SqliteDatabase; store: MemoryStore } {
@@ -79,6 +82,63 @@ describe('importing many memories at once', () => {
     assert.deepEqual(contents(bulk.db), contents(oneByOne.db));
     assert.deepEqual([...bulk.store.all()], [...oneByOne.store.all()]);
     assert.ok(!JSON.stringify(contents(bulk.db)).includes('Sup3rS3cret'), 'secrets are redacted on the bulk path too');
+  });
+
+  it('in transactions added to in parts, stores what importing one by one stores; a transaction\'s terms are one segment', () => {
+    const memories = exportedMemories(300);
+    // Newer copies within a part, in the next part of the same transaction, and in a later transaction.
+    const incoming = [...memories];
+    for (const i of [3, 40, 41, 250]) incoming.splice(i + 20, 0, { ...memories[i]!, title: `${memories[i]!.title} again`, updatedAt: memories[i]!.updatedAt + 5 });
+    incoming.push({ ...memories[7]!, title: 'an older copy', updatedAt: memories[7]!.updatedAt - 5 });
+
+    const oneByOne = fresh();
+    const expected = incoming.map((m) => oneByOne.store.import(m));
+    const bulk = fresh();
+    const tags = new FtsTags();
+    const redactor = new Redactor();
+    const outcomes: string[] = [];
+    for (let start = 0; start < incoming.length; start += 160) {
+      const transaction = bulk.store.beginImport();
+      for (let i = start; i < Math.min(start + 160, incoming.length); i += 16) {
+        outcomes.push(...transaction.add(incoming.slice(i, Math.min(i + 16, start + 160)).map((m) => prepareForImport(m, redactor, tags))));
+      }
+      transaction.commit();
+    }
+
+    assert.deepEqual(outcomes, expected);
+    assert.deepEqual(contents(bulk.db), contents(oneByOne.db));
+    assert.deepEqual([...bulk.store.all()], [...oneByOne.store.all()]);
+
+    // Without updates (which write their own: rare in an import), a transaction's terms are one segment.
+    const once = fresh();
+    const transaction = once.store.beginImport();
+    for (let i = 0; i < 160; i += 16) transaction.add(memories.slice(i, i + 16).map((m) => prepareForImport(m, redactor, tags)));
+    transaction.commit();
+    assert.equal((once.db.prepare('SELECT count(DISTINCT segid) AS n FROM memory_fts_idx').get() as { n: number }).n, 1);
+  });
+
+  it('undoes a whole transaction added to in parts when a part fails, and keeps the transactions before', () => {
+    const { db, store } = fresh();
+    const [a, b, c, d] = exportedMemories(4);
+    const redactor = new Redactor();
+    const tags = new FtsTags();
+    const prepared = (m: Memory) => prepareForImport(m, redactor, tags);
+    store.importMany([a!]);
+    const settings = () => ['cache_size', 'wal_autocheckpoint', 'foreign_keys'].map((name) => db.pragma(name, { simple: true }));
+    const before = settings();
+    const transaction = store.beginImport();
+    transaction.add([prepared(b!)]);
+    assert.throws(() => transaction.add([prepared(c!), prepared({ ...d!, importance: 7 })]), /CHECK constraint failed/);
+    transaction.rollback();
+    assert.deepEqual([...store.all()].map((m) => m.id), [a!.id]);
+    assert.deepEqual(settings(), before, "the connection's settings are put back");
+    assert.throws(() => transaction.add([prepared(b!)]), /ended/);
+    assert.throws(() => db.transaction(() => store.beginImport())(), /inside another transaction/);
+    // The store takes the next transaction as usual.
+    const next = store.beginImport();
+    assert.deepEqual(next.add([prepared(b!)]), ['added']);
+    next.commit();
+    assert.equal(store.get(b!.id)?.title, b!.title);
   });
 
   it('adds and changes nothing when the same export is imported again', () => {

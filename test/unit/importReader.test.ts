@@ -107,11 +107,11 @@ describe("an export's lines", () => {
 });
 
 describe('import batches', () => {
-  it('start small and double up to the most a batch holds, in the order of the lines', () => {
+  it('hold as many memories as asked, in the order of the lines, the last one fewer', () => {
     const memories = Array.from({ length: 20 }, (_, i) => memory(i));
     const lines = memories.map((m, i) => ({ lineNumber: i + 1, text: line(m) }));
-    const batches = [...importBatches(lines, new Redactor(), { first: 2, most: 6 })];
-    assert.deepEqual(batches.map((b) => b.memories.length), [2, 4, 6, 6, 2]);
+    const batches = [...importBatches(lines, new Redactor(), 6)];
+    assert.deepEqual(batches.map((b) => b.memories.length), [6, 6, 6, 2]);
     assert.deepEqual(batches.flatMap((b) => b.memories.map((m) => m.stored.id)), memories.map((m) => m.id));
   });
 });
@@ -122,7 +122,7 @@ describe('a batch sent between threads', () => {
     memories[1] = { ...memories[1]!, why: 'because', sessionId: 's1', sourceRef: 'claude:u1', pin: 'hard', kind: 'constraint', symbols: ['A.b', 'c'], meta: { nested: { list: [1, 'x', null] } },
       anchor: { path: 'src/a.ts', range: { startLine: 3, startCharacter: 0, endLine: 5, endCharacter: 2 }, contentHash: 'h', contextBefore: 'before', contextAfter: 'after', stale: true } };
     const lines = memories.map((m, i) => ({ lineNumber: i + 1, text: line(m) }));
-    const [batch] = [...importBatches([...lines, { lineNumber: 7, error: 'not UTF-8 text' }], new Redactor(), { first: 10, most: 10 })];
+    const [batch] = [...importBatches([...lines, { lineNumber: 7, error: 'not UTF-8 text' }], new Redactor(), 10)];
     assert.ok(batch!.memories.some((m) => m.read), 'a memory redaction changed is in the batch');
     const unpacked = unpackBatch(structuredClone(packBatch(batch!)));
     assert.deepEqual(unpacked, batch);
@@ -135,7 +135,7 @@ describe('reading an import on a second thread', () => {
     const memories = Array.from({ length: 7 }, (_, i) => memory(i));
     const file = fileWith([line(memories[0]!), 'not json', ...memories.slice(1, 5).map(line), '', '{"id":"m_X"}', ...memories.slice(5).map(line), ''].join('\n'));
     const fd = openSync(file, 'r');
-    const batches = await collect(readImportBatches(fd, { batchSizes: { first: 3, most: 3 }, patterns: [/body 4/g] }));
+    const batches = await collect(readImportBatches(fd, { batchSize: 3, patterns: [/body 4/g] }));
     closeSync(fd);
     assert.deepEqual(batches.map((b) => b.memories.map((m) => m.stored.id)), [memories.slice(0, 3), memories.slice(3, 6), memories.slice(6)].map((ms) => ms.map((m) => m.id)));
     assert.deepEqual(batches.flatMap((b) => b.rejected.map((r) => r.lineNumber)), [2, 8]);
@@ -154,7 +154,7 @@ describe('reading an import on a second thread', () => {
     const fd = openSync(file, 'r');
     const workerFile = path.join(__dirname, '..', 'support', 'import', 'failingImportWorker.ts');
     await assert.rejects(async () => {
-      for await (const batch of readImportBatches(fd, { batchSizes: { first: 4, most: 4 }, patterns: [], workerFile })) store.importPrepared(batch.memories);
+      for await (const batch of readImportBatches(fd, { batchSize: 4, patterns: [], workerFile })) store.importPrepared(batch.memories);
     }, /reader crashed/);
     closeSync(fd);
     assert.deepEqual([...store.all()].map((m) => m.id).sort(), memories.slice(0, 4).map((m) => m.id).sort());

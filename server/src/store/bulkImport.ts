@@ -16,8 +16,24 @@ const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
 type BatchWrite = { readonly added: PreparedMemory[] } | { readonly updated: Memory };
 
 /**
- * MemoryStore.importMany's writes: the rows MemoryStore.write makes, one transaction a batch,
- * written the way SQLite takes many rows fastest (each choice below measured importing 100,000).
+ * One transaction of a bulk import, over memories given in several parts (`engram import` writes
+ * each batch its reader thread sends as it comes: see cli/import/importTransactions.ts).
+ */
+export interface ImportTransaction {
+  /**
+   * Each memory added when new, replaced when newer than the stored copy, else left alone, in
+   * order (a later copy sees an earlier one, in this call or an earlier one of the transaction).
+   */
+  add(memories: readonly PreparedMemory[]): ImportOutcome[];
+  /** Writes the full-text rows of the memories added and commits. */
+  commit(): void;
+  /** Undoes all the transaction wrote (SQLite may have rolled back already: a failed row does). */
+  rollback(): void;
+}
+
+/**
+ * MemoryStore.importMany's writes: the rows MemoryStore.write makes, in transactions of many
+ * memories, written the way SQLite takes many rows fastest (each choice below measured importing 100,000).
  */
 export class BulkImport {
   private readonly statements;
@@ -29,7 +45,7 @@ export class BulkImport {
   ) {
     this.statements = lazyStatements({
       updatedAt: () => db.prepare('SELECT id, updated_at AS updatedAt FROM memories WHERE id IN (SELECT value FROM json_each(?))'),
-      // OR ROLLBACK: a failed row fails the whole batch anyway, and without a statement that may
+      // OR ROLLBACK: a failed row fails the whole transaction anyway, and without a statement that may
       // stop half-way SQLite keeps no statement journal, which copied ~7 pages for every row.
       insert: () => db.prepare(`INSERT OR ROLLBACK INTO memories (id, kind, title, body, why, source, session_id, source_ref, created_at, updated_at, importance, pin, status, meta, fts_tags)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -48,45 +64,100 @@ export class BulkImport {
       ftsHashSize: () => db.prepare("SELECT v FROM memory_fts_config WHERE k = 'hashsize'").pluck(),
       // FTS5 takes only an integer, and a JS number is bound as a real.
       setFtsHashSize: () => db.prepare("INSERT INTO memory_fts (memory_fts, rank) VALUES ('hashsize', CAST(? AS INTEGER))"),
+      begin: () => db.prepare('BEGIN IMMEDIATE'),
+      commit: () => db.prepare('COMMIT'),
+      rollback: () => db.prepare('ROLLBACK'),
     });
   }
 
-  /**
-   * Each memory added when new, replaced when newer than the stored copy, else left alone, in
-   * order (a later copy in the same batch sees the earlier one); all or nothing. Redacted
-   * beforehand (preparedImport.ts), so that the write lock is held for the writes only.
-   */
+  /** All of `memories` in one transaction (ImportTransaction.add); all or nothing. */
   run(memories: readonly PreparedMemory[]): ImportOutcome[] {
-    const settings = ['cache_size', 'wal_autocheckpoint', 'foreign_keys'].map((name) => [name, this.db.pragma(name, { simple: true })] as const);
-    // Not checked: every row a batch adds refers to the memory row it has just written.
-    this.db.pragma('foreign_keys = OFF');
+    const transaction = this.begin();
     try {
-      return this.write(memories);
-    } finally {
-      for (const [name, value] of settings) this.db.pragma(`${name} = ${Number(value)}`);
+      const outcomes = transaction.add(memories);
+      transaction.commit();
+      return outcomes;
+    } catch (error) {
+      transaction.rollback();
+      throw error;
     }
   }
 
+  /**
+   * A transaction to add memories to in parts. Redacted beforehand (preparedImport.ts), so that
+   * the write lock is held for the writes only. The connection's settings change until it ends.
+   */
   // IMMEDIATE: a batch reads, then writes; a deferred transaction could not take the write lock
   // after another process wrote in between (SQLITE_BUSY_SNAPSHOT), and would fail the import.
-  private write(memories: readonly PreparedMemory[]): ImportOutcome[] {
-    const batch = this.db.transaction(() => {
-      const { outcomes, writes } = this.plan(memories);
-      if (writes.length === 0) return outcomes;
-      // A batch touches thousands of index pages: SQLite's default 2 MB page cache spilled and
-      // read them back, and checkpointing the WAL after every commit (each writes more than the
-      // 1,000 pages that trigger it) copied them again. Put back by `run`, after the commit.
-      this.db.pragma(`cache_size = ${-BATCH_CACHE_KIB}`);
-      this.db.pragma(`wal_autocheckpoint = ${BATCH_CHECKPOINT_PAGES}`);
-      this.withOneFtsSegment(() => {
+  begin(): ImportTransaction {
+    const settings = ['cache_size', 'wal_autocheckpoint', 'foreign_keys'].map((name) => [name, this.db.pragma(name, { simple: true })] as const);
+    const restore = () => {
+      for (const [name, value] of settings) this.db.pragma(`${name} = ${Number(value)}`);
+    };
+    // Not checked: every row an import adds refers to the memory row it has just written.
+    // (SQLite changes it only outside a transaction.)
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      this.statements.begin.run();
+    } catch (error) {
+      restore();
+      throw error;
+    }
+    let state: 'reading' | 'writing' | 'ended' = 'reading';
+    let hashSize = DEFAULT_FTS_HASH_BYTES;
+    // Added memories whose full-text rows are not written yet.
+    const unindexed: number[] = [];
+    const writeFts = () => {
+      if (unindexed.length) this.statements.insertFts.run(JSON.stringify(unindexed));
+      unindexed.length = 0;
+    };
+    const end = () => {
+      state = 'ended';
+      restore();
+    };
+    const open = () => {
+      if (state === 'ended') throw new Error('the import transaction has ended');
+    };
+    return {
+      add: (memories) => {
+        open();
+        const { outcomes, writes } = this.plan(memories);
         for (const step of writes) {
-          if ('added' in step) this.insert(step.added);
-          else this.update(step.updated);
+          if (state === 'reading') {
+            // A transaction touches thousands of index pages: SQLite's default 2 MB page cache
+            // spilled and read them back, and checkpointing the WAL after every commit (each writes
+            // more than the 1,000 pages that trigger it) copied them again. Put back at the end.
+            this.db.pragma(`cache_size = ${-BATCH_CACHE_KIB}`);
+            this.db.pragma(`wal_autocheckpoint = ${BATCH_CHECKPOINT_PAGES}`);
+            hashSize = this.raiseFtsPendingLimit();
+            state = 'writing';
+          }
+          if ('added' in step) {
+            this.insert(step.added, unindexed);
+          } else {
+            // MemoryStore.write replaces the full-text row of a memory this transaction may have added.
+            writeFts();
+            this.update(step.updated);
+          }
         }
-      });
-      return outcomes;
-    });
-    return batch.immediate();
+        return outcomes;
+      },
+      commit: () => {
+        open();
+        if (state === 'writing') {
+          writeFts();
+          // Setting it writes the pending terms first, as one segment.
+          this.statements.setFtsHashSize.run(hashSize);
+        }
+        this.statements.commit.run();
+        end();
+      },
+      rollback: () => {
+        if (state === 'ended') return;
+        if (this.db.inTransaction) this.statements.rollback.run();
+        end();
+      },
+    };
   }
 
   /** What importing one by one would do, from one read of the batch's stored copies. */
@@ -117,28 +188,27 @@ export class BulkImport {
   }
 
   /**
-   * FTS5 writes its pending terms as a new index segment each 1 MB of them, and a batch makes
-   * several: small segments, merged again and again as the import goes on (~20 % of its time).
-   * With a larger limit the batch's terms become one segment. The setting is the table's, stored
-   * in it, so it is put back in the same transaction and no other connection ever sees it (FTS5's
-   * default, never stored before, is stored from then on: its shadow tables are read-only to us).
+   * FTS5 writes its pending terms as a new index segment each 1 MB of them, and a transaction
+   * makes several: small segments, merged again and again as the import goes on (~20 % of its
+   * time). With a larger limit the transaction's terms become one segment. The setting is the
+   * table's, stored in it, so it is put back in the same transaction (ImportTransaction.commit)
+   * and no other connection ever sees it (FTS5's default, never stored before, is stored from
+   * then on: its shadow tables are read-only to us). Returns the setting to put back.
    */
-  private withOneFtsSegment(write: () => void): void {
+  private raiseFtsPendingLimit(): number {
     const hashSize = (this.statements.ftsHashSize.get() as number | undefined) ?? DEFAULT_FTS_HASH_BYTES;
     this.statements.setFtsHashSize.run(BATCH_FTS_HASH_BYTES);
-    write();
-    // Setting it writes the pending terms first, as one segment.
-    this.statements.setFtsHashSize.run(hashSize);
+    return hashSize;
   }
 
   /**
-   * New memories, then their file and symbol rows, and then all their full-text rows: FTS5
-   * writes its pending terms as an index segment whenever a statement of the transaction opens a
-   * savepoint (a plain insert into `memories` does, for its trigger and unique indexes), and
-   * interleaved, every memory made a segment of its own to merge.
+   * New memories and their file and symbol rows; their rowids are added to `unindexed`, whose
+   * full-text rows are written later, all at once: FTS5 writes its pending terms as an index
+   * segment whenever a statement of the transaction opens a savepoint (a plain insert into
+   * `memories` does, for its trigger and unique indexes), and interleaved, every memory made a
+   * segment of its own to merge.
    */
-  private insert(memories: readonly PreparedMemory[]): void {
-    const rowids: number[] = [];
+  private insert(memories: readonly PreparedMemory[], unindexed: number[]): void {
     const files: [number, string][] = [];
     const symbols: [number, string][] = [];
     for (const { stored: memory, tags } of memories) {
@@ -153,10 +223,9 @@ export class BulkImport {
         this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
           contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });
       }
-      rowids.push(rowid);
+      unindexed.push(rowid);
     }
     this.statements.insertFiles.run(JSON.stringify(files));
     this.statements.insertSymbols.run(JSON.stringify(symbols));
-    this.statements.insertFts.run(JSON.stringify(rowids));
   }
 }

@@ -4,7 +4,7 @@ import { newMemoryId } from '../memory/ids';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
-import { BulkImport } from './bulkImport';
+import { BulkImport, type ImportTransaction } from './bulkImport';
 import { FtsTags } from './bulkImportTags';
 import { CandidateReader, type CandidateRow } from './candidateRows';
 import { prepareMemorySelect, rowToMemory, type MemoryRow } from './memoryRows';
@@ -554,8 +554,20 @@ export class MemoryStore {
   /** importMany of memories already redacted, with their full-text tags (preparedImport.ts). */
   importPrepared(memories: readonly PreparedMemory[]): ImportOutcome[] {
     if (this.db.inTransaction) return this.db.transaction(() => memories.map((memory) => this.importOne(readMemoryOf(memory))))();
-    this.bulkImport ??= new BulkImport(this.db, (memory) => this.write(memory, 'update'));
-    return this.bulkImport.run(memories);
+    return this.bulk().run(memories);
+  }
+
+  /**
+   * A transaction of a bulk import that takes its memories in parts (`engram import`, which adds
+   * each batch of its reader thread as it arrives); the caller ends it. Not inside a transaction.
+   */
+  beginImport(): ImportTransaction {
+    if (this.db.inTransaction) throw new Error('an import transaction cannot start inside another transaction');
+    return this.bulk().begin();
+  }
+
+  private bulk(): BulkImport {
+    return (this.bulkImport ??= new BulkImport(this.db, (memory) => this.write(memory, 'update')));
   }
 
   private importOne(memory: Memory): ImportOutcome {

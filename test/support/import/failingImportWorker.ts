@@ -7,7 +7,7 @@ import { waitForCredit, type ImportWorkerData } from '../../../server/src/cli/im
 import { packBatch } from '../../../server/src/cli/import/packedBatch';
 
 const data = workerData as ImportWorkerData;
-const batches = importBatches(readExportLines(data.fd), new Redactor(), data.batchSizes);
+const batches = importBatches(readExportLines(data.fd), new Redactor(), data.batchSize);
 const first = batches.next();
 if (!first.done && waitForCredit(new Int32Array(data.credits))) parentPort!.postMessage({ batch: packBatch(first.value) });
 // Half of the next batch is parsed, never sent.

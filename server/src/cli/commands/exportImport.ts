@@ -3,23 +3,18 @@ import path from 'node:path';
 import { memoryToRecord } from '../../memory/record';
 import type { Project } from '../../project';
 import { CliError, stringOption, type CliIO, type Command } from '../command';
-import type { ImportBatch } from '../import/importBatches';
 import { readImportBatches } from '../import/importReader';
+import { ImportReadError, writeInTransactions, type TransactionLimits } from '../import/importTransactions';
 import { projectOptionSpec, withProject } from '../projectOption';
 
 /**
- * Memories written per transaction by `engram import`: one commit per memory made the import of
- * 100,000 take minutes, and each commit rewrites the index pages its batch touched. Parsed and
- * redacted on another thread (importReader.ts), a batch of 4,000 holds the write lock up to
- * ~0.7 s at 100,000 memories (as 2,000 did with that work inside the transaction), inside the
- * busy timeout of hooks and MCP servers writing at the same time.
+ * When `engram import` commits (importTransactions.ts): at 4,000 memories, as many as one
+ * transaction held before its writes followed the reader batch by batch, or once the write lock
+ * has been held 0.7 s (reading and writing 4,000 takes ~0.3–0.5 s at 100,000 memories; the
+ * commit then takes ~0.1–0.3 s, up to ~0.8 s when it checkpoints), well inside the busy timeout
+ * of hooks and MCP servers writing at the same time.
  */
-const IMPORT_BATCH = 4000;
-/**
- * The first batch, the writes' wait for the reader thread: 4,000 memories took it ~0.7 s to
- * read, parse and redact. Batches double from here up to IMPORT_BATCH.
- */
-const FIRST_IMPORT_BATCH = 250;
+const IMPORT_TRANSACTION: TransactionLimits = { memories: 4000, lockMs: 700 };
 
 export const exportCommand: Command = {
   name: 'export',
@@ -82,23 +77,23 @@ export const importCommand: Command = {
         // the secondary indexes are built after the rows (store/deferredIndexes.ts).
         project.deferredIndexes.rebuild();
         project.deferredIndexes.deferIfEmpty();
-        const batches = readImportBatches(fd, { batchSizes: { first: FIRST_IMPORT_BATCH, most: IMPORT_BATCH }, patterns: project.redactor.userPatterns });
+        const batches = readImportBatches(fd, { patterns: project.redactor.userPatterns });
         try {
-          for (;;) {
-            let next: IteratorResult<ImportBatch>;
-            try {
-              next = await batches.next();
-            } catch (error) {
-              const imported = tally.added + tally.updated + tally.unchanged;
-              throw new CliError(`cannot read ${file}: ${(error as Error).message} (the ${imported} memories read before it are imported)`);
-            }
-            if (next.done) break;
-            for (const { lineNumber, error } of next.value.rejected) {
-              tally.rejected++;
-              io.err(`engram: ${file}:${lineNumber}: skipped, ${error}\n`);
-            }
-            for (const outcome of project.store.importPrepared(next.value.memories)) tally[outcome]++;
-          }
+          await writeInTransactions(batches, () => project.store.beginImport(), IMPORT_TRANSACTION, {
+            rejected: (lines) => {
+              for (const { lineNumber, error } of lines) {
+                tally.rejected++;
+                io.err(`engram: ${file}:${lineNumber}: skipped, ${error}\n`);
+              }
+            },
+            committed: (outcomes) => {
+              for (const outcome of outcomes) tally[outcome]++;
+            },
+          });
+        } catch (error) {
+          if (!(error instanceof ImportReadError)) throw error;
+          const imported = tally.added + tally.updated + tally.unchanged;
+          throw new CliError(`cannot read ${file}: ${error.message} (the ${imported} memories read before it are imported)`);
         } finally {
           // Stops the reader thread when a write failed.
           await batches.return(undefined);

@@ -10,25 +10,15 @@ export interface RejectedLine {
   readonly error: string;
 }
 
-/** The next memories to store (one transaction) and the lines skipped since the batch before. */
+/** The next memories read, made ready to store, and the lines skipped since the batch before. */
 export interface ImportBatch {
   readonly memories: PreparedMemory[];
   readonly rejected: RejectedLine[];
 }
 
-/**
- * How many memories a batch holds: `first`, then twice as many each batch up to `most`. The
- * writes wait for the first batch; a small one lets them start while the next is read.
- */
-export interface ImportBatchSizes {
-  readonly first: number;
-  readonly most: number;
-}
-
-/** An export's lines as batches of memories ready to store, sized as `sizes` says; the last batch may be shorter or empty. */
-export function* importBatches(lines: Iterable<ExportLine>, redactor: Redactor, sizes: ImportBatchSizes): Generator<ImportBatch> {
+/** An export's lines as batches of `size` memories ready to store; the last batch may be shorter or empty. */
+export function* importBatches(lines: Iterable<ExportLine>, redactor: Redactor, size: number): Generator<ImportBatch> {
   const tags = new FtsTags();
-  let size = Math.min(sizes.first, sizes.most);
   let batch: ImportBatch = { memories: [], rejected: [] };
   for (const line of lines) {
     if ('error' in line) {
@@ -45,7 +35,6 @@ export function* importBatches(lines: Iterable<ExportLine>, redactor: Redactor, 
     if (batch.memories.length >= size) {
       yield batch;
       batch = { memories: [], rejected: [] };
-      size = Math.min(size * 2, sizes.most);
     }
   }
   yield batch;

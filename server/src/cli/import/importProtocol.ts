@@ -1,11 +1,11 @@
-import type { ImportBatchSizes } from './importBatches';
 import type { PackedImportBatch } from './packedBatch';
 
 /** What the reader thread is given. */
 export interface ImportWorkerData {
   /** The export, opened by the main thread (which reports a file it cannot open). */
   readonly fd: number;
-  readonly batchSizes: ImportBatchSizes;
+  /** Memories a batch holds. */
+  readonly batchSize: number;
   /** The user's redaction patterns (a RegExp does not cross threads). */
   readonly patterns: readonly { readonly source: string; readonly flags: string }[];
   /** Int32Array [batches the reader may still send, 1 when the main thread stopped reading]. */

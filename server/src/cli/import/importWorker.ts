@@ -12,7 +12,7 @@ import { packBatch } from './packedBatch';
 const data = workerData as ImportWorkerData;
 const redactor = new Redactor(data.patterns.map((p) => new RegExp(p.source, p.flags)));
 const credits = new Int32Array(data.credits);
-for (const batch of importBatches(readExportLines(data.fd), redactor, data.batchSizes)) {
+for (const batch of importBatches(readExportLines(data.fd), redactor, data.batchSize)) {
   if (!waitForCredit(credits)) break;
   parentPort!.postMessage({ batch: packBatch(batch) });
 }
