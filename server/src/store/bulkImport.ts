@@ -87,8 +87,6 @@ export class BulkImport {
    * A transaction to add memories to in parts. Redacted beforehand (preparedImport.ts), so that
    * the write lock is held for the writes only. The connection's settings change until it ends.
    */
-  // IMMEDIATE: a batch reads, then writes; a deferred transaction could not take the write lock
-  // after another process wrote in between (SQLITE_BUSY_SNAPSHOT), and would fail the import.
   begin(): ImportTransaction {
     const settings = ['cache_size', 'wal_autocheckpoint', 'foreign_keys'].map((name) => [name, this.db.pragma(name, { simple: true })] as const);
     const restore = () => {
@@ -98,12 +96,14 @@ export class BulkImport {
     // (SQLite changes it only outside a transaction.)
     this.db.pragma('foreign_keys = OFF');
     try {
+      // IMMEDIATE: a transaction reads, then writes; a deferred one could not take the write lock
+      // after another process wrote in between (SQLITE_BUSY_SNAPSHOT), and would fail the import.
       this.statements.begin.run();
     } catch (error) {
       restore();
       throw error;
     }
-    let state: 'reading' | 'writing' | 'ended' = 'reading';
+    let state: 'unwritten' | 'writing' | 'ended' = 'unwritten';
     let hashSize = DEFAULT_FTS_HASH_BYTES;
     // Added memories whose full-text rows are not written yet.
     const unindexed: number[] = [];
@@ -123,7 +123,7 @@ export class BulkImport {
         open();
         const { outcomes, writes } = this.plan(memories);
         for (const step of writes) {
-          if (state === 'reading') {
+          if (state === 'unwritten') {
             // A transaction touches thousands of index pages: SQLite's default 2 MB page cache
             // spilled and read them back, and checkpointing the WAL after every commit (each writes
             // more than the 1,000 pages that trigger it) copied them again. Put back at the end.
