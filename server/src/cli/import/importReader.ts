@@ -8,7 +8,7 @@ import { grantCredit, newCredits, stopReader, type ImportWorkerData, type Import
  * Memories the reader thread sends at a time. Few, so that they die young: a batch is garbage
  * in the reader once sent and in the main thread once written, and batches of 4,000 lived
  * through V8's young-generation collections in both, which copied them again and again
- * (promoted ~400 MB and spent ~0.9 s of collector pauses importing 100,000; ~20 MB and ~0.35 s in
+ * (promoted ~400 MB and spent ~1 s of collector pauses importing 100,000; ~20 MB and ~0.4 s in
  * batches of 250). The writes group them into larger transactions (importTransactions.ts).
  */
 export const IMPORT_READ_BATCH = 250;
