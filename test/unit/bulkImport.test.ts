@@ -63,16 +63,23 @@ function contents(db: SqliteDatabase): Record<string, unknown[]> {
   };
 }
 
+/**
+ * 300 memories with newer copies of four of them 20 places later and an older copy of one at the
+ * end, imported one by one into a store of their own: what a bulk import must equal.
+ */
+function importedOneByOne() {
+  const memories = exportedMemories(300);
+  const incoming = [...memories];
+  for (const i of [3, 40, 41, 250]) incoming.splice(i + 20, 0, { ...memories[i]!, title: `${memories[i]!.title} again`, updatedAt: memories[i]!.updatedAt + 5 });
+  incoming.push({ ...memories[7]!, title: 'an older copy', updatedAt: memories[7]!.updatedAt - 5 });
+  const oneByOne = fresh();
+  return { memories, incoming, oneByOne, expected: incoming.map((m) => oneByOne.store.import(m)) };
+}
+
 describe('importing many memories at once', () => {
   it('stores exactly what importing them one by one stores: rows, tags, anchors, full-text rows, redactions', () => {
-    const memories = exportedMemories(300);
-    // Newer copies of some, in later batches and in the same batch as the original.
-    const incoming = [...memories];
-    for (const i of [3, 40, 41, 250]) incoming.splice(i + 20, 0, { ...memories[i]!, title: `${memories[i]!.title} again`, updatedAt: memories[i]!.updatedAt + 5 });
-    incoming.push({ ...memories[7]!, title: 'an older copy', updatedAt: memories[7]!.updatedAt - 5 });
-
-    const oneByOne = fresh();
-    const expected = incoming.map((m) => oneByOne.store.import(m));
+    // Newer copies in later batches and in the same batch as the original.
+    const { incoming, oneByOne, expected } = importedOneByOne();
     const bulk = fresh();
     const outcomes: string[] = [];
     for (let i = 0; i < incoming.length; i += 64) outcomes.push(...bulk.store.importMany(incoming.slice(i, i + 64)));
@@ -85,14 +92,8 @@ describe('importing many memories at once', () => {
   });
 
   it('in transactions added to in parts, stores what importing one by one stores; a transaction\'s terms are one segment', () => {
-    const memories = exportedMemories(300);
     // Newer copies within a part, in the next part of the same transaction, and in a later transaction.
-    const incoming = [...memories];
-    for (const i of [3, 40, 41, 250]) incoming.splice(i + 20, 0, { ...memories[i]!, title: `${memories[i]!.title} again`, updatedAt: memories[i]!.updatedAt + 5 });
-    incoming.push({ ...memories[7]!, title: 'an older copy', updatedAt: memories[7]!.updatedAt - 5 });
-
-    const oneByOne = fresh();
-    const expected = incoming.map((m) => oneByOne.store.import(m));
+    const { memories, incoming, oneByOne, expected } = importedOneByOne();
     const bulk = fresh();
     const tags = new FtsTags();
     const redactor = new Redactor();

@@ -11,7 +11,7 @@ import { grantCredit, newCredits, stopReader, type ImportWorkerData, type Import
  * (promoted ~400 MB and spent ~1 s of collector pauses importing 100,000; ~20 MB and ~0.4 s in
  * batches of 250). The writes group them into larger transactions (importTransactions.ts).
  */
-export const IMPORT_READ_BATCH = 250;
+const IMPORT_READ_BATCH = 250;
 /** Batches the reader thread may have sent and not yet been taken: a transaction's worth. */
 const BATCHES_AHEAD = 16;
 
