@@ -1,5 +1,5 @@
 // Bundles the extension, the server + CLI, and the webview with esbuild, and stages the native
-// SQLite bindings next to the server bundles. `--watch` rebuilds on change; `--production` minifies.
+// SQLite binding of this machine next to the server bundles. `--watch` rebuilds on change; `--production` minifies.
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stageBindings } from './build-bindings.mjs';
+import { stageBinding } from './lib/bindings.mjs';
 import { stageGrammars } from './lib/grammars.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -44,7 +44,7 @@ const zodTreeShaking = {
 
 // Server bundles: import() becomes require(), so a bundle loaded through vm.Script (for its code
 // cache, server/src/cli/codeCache.ts) needs no dynamic-import callback.
-const server = { ...common, platform: 'node', format: 'cjs', target: 'node20', supported: { 'dynamic-import': false }, plugins: [zodTreeShaking] };
+const server = { ...common, platform: 'node', format: 'cjs', target: 'node22', supported: { 'dynamic-import': false }, plugins: [zodTreeShaking] };
 
 const clientBuilds = [
   // The extension host loads this; `vscode` is provided by the host.
@@ -163,6 +163,6 @@ if (watch) {
   const [inventory] = await Promise.all([esbuild.build(inventoryOptions()), ...clientBuilds.map((options) => esbuild.build(options))]);
   await buildServer(inventory.outputFiles[0]);
 }
-await stageBindings(path.join(root, 'dist', 'native'));
+stageBinding(path.join(root, 'dist', 'native'));
 // tree-sitter's runtime and grammars, loaded by the server for symbol tagging.
 await stageGrammars(path.join(root, 'dist', 'grammars'));

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installVsix, startCodeServer } from './lib/codeServer.mjs';
 import { prepareDemo } from './lib/demo.mjs';
-import { ensureCodeServer } from './lib/toolchain.mjs';
+import { ensureCodeServer, modernNode } from './lib/toolchain.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const port = Number(process.env.ENGRAM_DEMO_PORT ?? 8732);
@@ -15,8 +15,8 @@ const base = path.join(os.tmpdir(), 'engram-demo');
 const vsix = path.join(base, 'engram.vsix');
 
 await ensureCodeServer();
-execFileSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), vsix], { cwd: root, stdio: 'inherit' });
-const { workspaceDir, engramHome, ids } = prepareDemo({ workspaceDir: path.join(base, 'shop'), engramHome: path.join(base, 'engram-home') });
+execFileSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out', vsix], { cwd: root, stdio: 'inherit' });
+const { workspaceDir, engramHome, ids } = prepareDemo({ workspaceDir: path.join(base, 'shop'), engramHome: path.join(base, 'engram-home'), node: await modernNode() });
 const extensionsDir = path.join(base, 'extensions');
 const userDataDir = path.join(base, 'user-data');
 await installVsix({ vsix, extensionsDir, userDataDir });

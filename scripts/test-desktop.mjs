@@ -9,11 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildVscodeTests } from './build-vscode-tests.mjs';
 import { prepareDemo } from './lib/demo.mjs';
+import { modernNode } from './lib/toolchain.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 const work = mkdtempSync(path.join(os.tmpdir(), 'engram-desktop-'));
-const { workspaceDir, engramHome } = prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
+const { workspaceDir, engramHome } = prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home'), node: await modernNode() });
 await runTests({
   extensionDevelopmentPath: root,
   extensionTestsPath: await buildVscodeTests(),

@@ -1,10 +1,12 @@
 // `npm test`: typecheck, build, then every test — unit, integration (real server process, real
-// CLI, Node 20/22/24) and end-to-end (the VSIX in a real VS Code) — in one node:test run, one
-// file at a time because the e2e repackages dist/.
+// CLI, Node 22/24, and Node 20 refused) and end-to-end (the VSIX in a real VS Code) — in one
+// node:test run, one file at a time because the e2e repackages dist/. The tests run on a Node
+// that Engram runs on: this one if it is 22 or newer, else Node 24 from the npm registry.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { modernNode } from './lib/toolchain.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const kinds = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
@@ -22,4 +24,4 @@ const files = kinds.flatMap((kind) =>
     .sort()
     .map((f) => path.join('test', kind, f)),
 );
-step(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', ...files]);
+step(await modernNode(), ['--import', 'tsx', '--test', '--test-concurrency=1', ...files]);

@@ -2,4 +2,4 @@
 export declare const DEMO_CONSTRAINT: string;
 
 /** Copies demo/ to `workspaceDir` and seeds memories through the real CLI into `engramHome`. */
-export declare function prepareDemo(options: { workspaceDir: string; engramHome: string }): { workspaceDir: string; engramHome: string; ids: string[] };
+export declare function prepareDemo(options: { workspaceDir: string; engramHome: string; node?: string }): { workspaceDir: string; engramHome: string; ids: string[] };

@@ -20,12 +20,13 @@ const SEEDS = [
   ['--kind', 'fact', 'The demo shop uses PostgreSQL 16 in production and SQLite in tests.'],
 ];
 
-export function prepareDemo({ workspaceDir, engramHome }) {
+/** `node`: a Node.js Engram runs on (22 or newer; toolchain.mjs's modernNode()). */
+export function prepareDemo({ workspaceDir, engramHome, node = process.execPath }) {
   rmSync(workspaceDir, { recursive: true, force: true });
   rmSync(engramHome, { recursive: true, force: true });
   mkdirSync(path.dirname(workspaceDir), { recursive: true });
   cpSync(path.join(root, 'demo'), workspaceDir, { recursive: true });
   const env = { ...process.env, ENGRAM_HOME: engramHome };
-  const ids = SEEDS.map((args) => execFileSync(process.execPath, [engram, 'remember', ...args, '--project', workspaceDir], { env, encoding: 'utf8' }).trim());
+  const ids = SEEDS.map((args) => execFileSync(node, [engram, 'remember', ...args, '--project', workspaceDir], { env, encoding: 'utf8' }).trim());
   return { workspaceDir, engramHome, ids };
 }

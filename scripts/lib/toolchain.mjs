@@ -1,5 +1,6 @@
 // Pinned runtimes fetched from the npm registry into <repo>/.cache, the only place this
-// machine can get them from: Node binaries (with headers, for node-gyp) and code-server.
+// machine can get them from: Node binaries (Engram needs 22 or newer; the machine has 20) and
+// code-server.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -34,6 +35,17 @@ function installedNodeVersion(major) {
   } catch {
     return null;
   }
+}
+
+/** Engram's SQLite needs Node-API 10: Node 22.14 and newer (server/src/cli/runtimeGate.ts). */
+export const MIN_NODE_API = 10;
+
+/**
+ * A Node.js that runs Engram: this one when it is new enough (a developer's Node 22.14+ or 24, CI's
+ * runners), else Node 24 from the npm registry (this kind of machine has Node 20).
+ */
+export async function modernNode() {
+  return Number(process.versions.napi) >= MIN_NODE_API ? process.execPath : ensureNode(24);
 }
 
 export async function ensureNode(major) {
@@ -218,10 +230,12 @@ async function main(argv) {
   } else if (what === 'nodedir' && arg) {
     await ensureNode(Number(arg));
     process.stdout.write(`${nodeDir(Number(arg))}\n`);
+  } else if (what === 'modern-node') {
+    process.stdout.write(`${await modernNode()}\n`);
   } else if (what === 'code-server') {
     process.stdout.write(`${await ensureCodeServer()}\n`);
   } else {
-    process.stderr.write('usage: node scripts/lib/toolchain.mjs node <20|22|24> | nodedir <20|22|24> | code-server\n');
+    process.stderr.write('usage: node scripts/lib/toolchain.mjs node <20|22|24> | nodedir <20|22|24> | modern-node | code-server\n');
     process.exitCode = 2;
   }
 }

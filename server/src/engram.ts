@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import type { BundledCommand } from './cli/launch';
+import { gateRuntime } from './cli/runtimeGate';
 import { viaMemoryServer, type ViaServer } from './cli/viaMemoryServer';
 import { writeAllSync } from './cli/writeAllSync';
 
@@ -26,9 +27,14 @@ if (typeof ENGRAM_COMMANDS === 'undefined') {
     writeAllSync(2, via.stderr);
     process.exitCode = via.exitCode;
   } else {
-    // Required here, not imported: a command the server answers never evaluates the launcher.
-    void (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname).then((code) => {
-      process.exitCode = code;
-    });
+    const gate = gateRuntime(argv, via.io);
+    if (!gate.run) {
+      process.exitCode = gate.exitCode;
+    } else {
+      // Required here, not imported: a command the server answers never evaluates the launcher.
+      void (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname).then((code) => {
+        process.exitCode = code;
+      });
+    }
   }
 }

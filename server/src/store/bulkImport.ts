@@ -51,7 +51,8 @@ export class BulkImport {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       // A run's file and symbol rows in one statement each, as JSON [[rowid, text], …]: ~300,000
       // single-row statements at 100,000 memories cost more in calls than in SQLite. SQLite reads
-      // JSON strings to the same bytes as a bound string, lone surrogates and NULs included.
+      // JSON strings to the same bytes as a bound string, NULs included, once lone surrogates are
+      // made U+FFFD as binding makes them (SQLite's JSON keeps them as invalid UTF-8).
       insertFiles: () => db.prepare('INSERT OR IGNORE INTO memory_files (memory_rowid, path) SELECT value ->> 0, value ->> 1 FROM json_each(?)'),
       insertSymbols: () => db.prepare('INSERT OR IGNORE INTO memory_symbols (memory_rowid, symbol) SELECT value ->> 0, value ->> 1 FROM json_each(?)'),
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
@@ -217,8 +218,8 @@ export class BulkImport {
       const rowid = Number(
         this.statements.insert.run(id, kind, title, body, why, source, sessionId, sourceRef, createdAt, updatedAt, importance, pin, status, JSON.stringify(meta), tags).lastInsertRowid,
       );
-      for (const path of memory.files) files.push([rowid, path]);
-      for (const symbol of memory.symbols) symbols.push([rowid, symbol]);
+      for (const path of memory.files) files.push([rowid, path.toWellFormed()]);
+      for (const symbol of memory.symbols) symbols.push([rowid, symbol.toWellFormed()]);
       if (memory.anchor) {
         this.statements.insertAnchor.run({ rowid, path: memory.anchor.path, ...memory.anchor.range, contentHash: memory.anchor.contentHash,
           contextBefore: memory.anchor.contextBefore, contextAfter: memory.anchor.contextAfter, stale: memory.anchor.stale ? 1 : 0 });

@@ -1,32 +1,78 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** The better-sqlite3 binding for the running Node ABI could not be found. */
+/**
+ * better-sqlite3's name for a platform's prebuilt binding (`prebuilds/<name>.node` in its npm
+ * package): Node-API, so one file serves every Node ≥ 22 and Electron on that platform.
+ */
+export type BindingTarget = `${'linux' | 'linuxmusl' | 'darwin' | 'win32'}-${'x64' | 'arm64'}`;
+
+export const BINDING_TARGETS: readonly BindingTarget[] = ['linux-x64', 'linux-arm64', 'linuxmusl-x64', 'linuxmusl-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'];
+
+/** The binding could not be found or cannot serve this machine. */
 export class NativeBindingError extends Error {
-  constructor(readonly abi: string, readonly tried: readonly string[]) {
-    super(
-      `No SQLite binding for this Node.js (${process.version}, ABI ${abi}). Engram ships bindings for ` +
-        `Node 20, 22 and 24; run it with one of those (setting "engram.nodePath"). Looked in: ${tried.join(', ')}`,
-    );
+  constructor(message: string) {
+    super(message);
     this.name = 'NativeBindingError';
   }
 }
 
+/** Alpine and other musl systems need the musl build; the loader mapped into this process tells which libc runs. */
+export function isMusl(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const maps = readFileSync('/proc/self/maps', 'latin1');
+    if (/\/ld-musl-[^/\s]*\.so/.test(maps)) return true;
+    if (/\/(?:ld-linux[^/\s]*|libc)\.so\.\d/.test(maps)) return false;
+  } catch {
+    // No /proc: ask Node's report below.
+  }
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  return !header?.glibcVersionRuntime;
+}
+
+/** The binding this process needs, or null on a platform better-sqlite3 ships no binding for. */
+export function bindingTargetOf(platform: NodeJS.Platform, arch: string, musl: boolean): BindingTarget | null {
+  const os = platform === 'linux' && musl ? 'linuxmusl' : platform;
+  const target = `${os}-${arch}`;
+  return (BINDING_TARGETS as readonly string[]).includes(target) ? (target as BindingTarget) : null;
+}
+
+export function currentBindingTarget(): BindingTarget | null {
+  return bindingTargetOf(process.platform, process.arch, isMusl());
+}
+
+/** Where the bundle keeps its binding: `native/` beside it (the VSIX), or dist/native of a dev checkout. */
+function nativeDirs(): string[] {
+  return [path.join(__dirname, 'native'), path.join(__dirname, '..', '..', '..', 'dist', 'native')];
+}
+
 /**
- * Finds the better-sqlite3 binding compiled for this process's ABI. The packaged extension ships
- * one per supported Node major next to the bundle (`native/better_sqlite3-abi<N>.node`); a dev
- * checkout also has the one npm built into node_modules.
+ * Finds the SQLite binding for this machine. A VSIX carries exactly one (`native/<target>.node`),
+ * so an install for another platform says which VSIX to take instead of failing inside SQLite.
  */
 export function findNativeBinding(env: NodeJS.ProcessEnv = process.env): string {
-  const abi = process.versions.modules;
-  const fileName = `better_sqlite3-abi${abi}.node`;
-  const candidates = [
-    env.ENGRAM_NATIVE_BINDING,
-    path.join(__dirname, 'native', fileName),
-    path.join(__dirname, '..', '..', '..', 'dist', 'native', fileName),
-  ].filter((c): c is string => Boolean(c));
-  for (const candidate of candidates) if (existsSync(candidate)) return candidate;
-  throw new NativeBindingError(abi, candidates);
+  if (env.ENGRAM_NATIVE_BINDING) return env.ENGRAM_NATIVE_BINDING;
+  const target = currentBindingTarget();
+  const machine = `${process.platform}${isMusl() ? ' (musl)' : ''} ${process.arch}`;
+  if (!target) throw new NativeBindingError(`Engram's SQLite has no build for ${machine}; it runs on Windows, macOS and Linux (glibc or musl), x64 and arm64.`);
+  const dirs = nativeDirs();
+  for (const dir of dirs) {
+    const candidate = path.join(dir, `${target}.node`);
+    if (existsSync(candidate)) return candidate;
+  }
+  const shipped = dirs.flatMap((dir) => {
+    try {
+      return readdirSync(dir).filter((f) => f.endsWith('.node')).map((f) => f.slice(0, -'.node'.length));
+    } catch {
+      return [];
+    }
+  });
+  throw new NativeBindingError(
+    shipped.length
+      ? `This Engram is built for ${[...new Set(shipped)].join(', ')}, not for this machine (${target}): install the Engram VSIX for ${target}.`
+      : `Engram's SQLite binding for ${target} is missing (looked in ${dirs.join(', ')}): reinstall Engram, or run \`npm run build\` in a checkout.`,
+  );
 }
 
 /** Loads the binding into a throwaway in-memory database: the SQLite version, and whether FTS5 works. */

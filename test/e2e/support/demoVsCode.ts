@@ -33,7 +33,7 @@ export async function startDemoVsCode(work: string, settings: Record<string, unk
   const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
   await toolchain.ensureCodeServer();
   const vsix = path.join(work, 'engram.vsix');
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), '--out', vsix], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const prepared = demo.prepareDemo({ workspaceDir: path.join(work, 'shop'), engramHome: path.join(work, 'engram-home') });
   const extensionsDir = path.join(work, 'extensions');
   const userDataDir = path.join(work, 'user-data');

@@ -4,6 +4,8 @@ import { findNativeBinding, probeSqlite } from '../../store/nativeBinding';
 import type { Project } from '../../project';
 import type { Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
+import { describeRuntimeOrigin, runtimeOriginOf } from '../../runtime/runtimeOrigin';
+import { canLoadSqlite, MIN_NODE_VERSION } from '../../runtime/runtimeRequirement';
 
 interface Check {
   readonly name: string;
@@ -13,14 +15,13 @@ interface Check {
   readonly detail: string;
 }
 
-const MIN_NODE_MAJOR = 20;
-
-function checkRuntime(): Check {
-  const major = Number(process.versions.node.split('.')[0]);
-  const detail = `Node ${process.version} (ABI ${process.versions.modules}) at ${process.execPath}`;
-  return major >= MIN_NODE_MAJOR
+function checkRuntime(env: NodeJS.ProcessEnv): Check {
+  const origin = runtimeOriginOf(env);
+  const electron = process.versions.electron ? `, Electron ${process.versions.electron}` : '';
+  const detail = `Node ${process.version}${electron} at ${process.execPath}${origin ? ` (${describeRuntimeOrigin(origin)})` : ''}`;
+  return canLoadSqlite()
     ? { name: 'runtime', ok: true, detail }
-    : { name: 'runtime', ok: false, detail: `${detail}: Engram needs Node ${MIN_NODE_MAJOR} or newer` };
+    : { name: 'runtime', ok: false, detail: `${detail}: Engram needs Node.js ${MIN_NODE_VERSION} or newer` };
 }
 
 function checkBinding(): Check {
@@ -83,11 +84,13 @@ function checkHooks(env: NodeJS.ProcessEnv): Check {
 export const doctorCommand: Command = {
   name: 'doctor',
   summary: 'check the runtime, the SQLite binding and the project database; exit 1 when something is wrong',
-  usage: '[--json]',
-  options: { ...projectOptionSpec, json: { type: 'boolean' } },
+  usage: '[--json] [--runtime]',
+  // --runtime: only whether this runtime can run Engram (the extension asks it of each candidate).
+  options: { ...projectOptionSpec, json: { type: 'boolean' }, runtime: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run(args, io) {
-    const checks: Check[] = [checkRuntime(), checkBinding()];
+    const checks: Check[] = [checkRuntime(io.env), checkBinding()];
+    if (args.values.runtime) return report(checks, args.values.json === true, io);
     if (checks.every((c) => c.ok)) {
       try {
         checks.push(...(await withProject(args, io, checkDatabase)));
@@ -96,13 +99,17 @@ export const doctorCommand: Command = {
       }
     }
     checks.push(checkHooks(io.env));
-    const ok = checks.every((c) => c.ok);
-    if (args.values.json) {
-      io.out(`${JSON.stringify({ ok, checks })}\n`);
-    } else {
-      for (const check of checks) io.out(`${check.ok ? (check.warning ? '!' : '✓') : '✗'} ${check.name.padEnd(11)} ${check.detail}\n`);
-      io.out(ok ? 'Engram is healthy.\n' : 'Engram is NOT working: see the ✗ lines above.\n');
-    }
-    return ok ? 0 : 1;
+    return report(checks, args.values.json === true, io);
   },
 };
+
+function report(checks: readonly Check[], json: boolean, io: { out: (text: string) => void }): number {
+  const ok = checks.every((c) => c.ok);
+  if (json) {
+    io.out(`${JSON.stringify({ ok, checks })}\n`);
+  } else {
+    for (const check of checks) io.out(`${check.ok ? (check.warning ? '!' : '✓') : '✗'} ${check.name.padEnd(11)} ${check.detail}\n`);
+    io.out(ok ? 'Engram is healthy.\n' : 'Engram is NOT working: see the ✗ lines above.\n');
+  }
+  return ok ? 0 : 1;
+}

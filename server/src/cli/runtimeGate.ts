@@ -1,0 +1,54 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { logHook } from '../hooks/hookLog';
+import { RUNTIME_ORIGIN_ENV } from '../runtime/runtimeOrigin';
+import { canLoadSqlite, MIN_NODE_VERSION } from '../runtime/runtimeRequirement';
+import type { CliIO } from './command';
+
+
+/**
+ * The runtime the memory server runs on (the editor's own, as a rule), which the shim names when
+ * it starts `engram` on a `node` from PATH: if that one is too old, the command runs there instead.
+ */
+export const FALLBACK_RUNTIME_ENV = 'ENGRAM_FALLBACK_RUNTIME';
+/** How the status bar and `engram doctor` should name that runtime (a RuntimeOrigin). */
+export const FALLBACK_ORIGIN_ENV = 'ENGRAM_FALLBACK_ORIGIN';
+
+export type RuntimeGate =
+  /** This runtime can load the binding: run the command here. */
+  | { readonly run: true }
+  /** Done without loading anything (ran on the fallback runtime, or refused): exit with this. */
+  | { readonly run: false; readonly exitCode: number };
+
+/**
+ * Called before a command loads the SQLite binding. On an older Node the command runs on
+ * the fallback runtime when the shim named one; otherwise one line says why and the exit code is
+ * 1 — or, for a hook, which must never break Claude Code, 0 with no output and a line in the hook
+ * log. Never a segfault.
+ */
+export function gateRuntime(argv: readonly string[], io: CliIO, versions: NodeJS.ProcessVersions = process.versions): RuntimeGate {
+  if (canLoadSqlite(versions)) return { run: true };
+  const fallback = io.env[FALLBACK_RUNTIME_ENV];
+  if (fallback && path.resolve(fallback) !== process.execPath && existsSync(fallback)) {
+    const env: NodeJS.ProcessEnv = { ...io.env, ELECTRON_RUN_AS_NODE: '1', [RUNTIME_ORIGIN_ENV]: io.env[FALLBACK_ORIGIN_ENV] };
+    delete env[FALLBACK_RUNTIME_ENV];
+    delete env[FALLBACK_ORIGIN_ENV];
+    // A hook's stdin may already have been read (to ask the memory server): it is passed on.
+    const result = spawnSync(fallback, [process.argv[1] ?? '', ...argv], {
+      stdio: io.stdin ? ['pipe', 'inherit', 'inherit'] : 'inherit',
+      ...(io.stdin ? { input: io.stdin.text } : {}),
+      env,
+      cwd: io.cwd,
+      windowsHide: true,
+    });
+    if (!result.error) return { run: false, exitCode: result.status ?? 1 };
+  }
+  const message = `Engram needs Node.js ${MIN_NODE_VERSION} or newer; this is Node ${versions.node} (${process.execPath}). Install a current Node.js, or run Engram from VS Code ${'≥'} 1.101, whose own runtime it uses.`;
+  if (argv[0] === 'hook') {
+    logHook(io.env, { event: argv[1] ?? '?', session: '-', outcome: 'refused', ms: 0, detail: message });
+    return { run: false, exitCode: 0 };
+  }
+  io.err(`engram: ${message}\n`);
+  return { run: false, exitCode: 1 };
+}
