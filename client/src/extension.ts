@@ -15,7 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
   server = new MemoryServer(context, log, status);
   context.subscriptions.push(log, status, server);
   registerCommands(context, server, log);
-  registerMcpServerDefinitions(context, log);
+  registerMcpServerDefinitions(context, server, log);
   registerClaudeCode(context, server);
   registerMemoryViews(context, server, log);
   // The server starts in the background: activation itself does no heavy work.

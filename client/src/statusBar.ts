@@ -4,7 +4,7 @@ import { Commands, type ServerStatusParams } from '../../server/src/protocol';
 /** What the status bar says about the memory server. */
 export type ServerState =
   | { readonly kind: 'starting' }
-  | { readonly kind: 'running'; readonly status: ServerStatusParams }
+  | { readonly kind: 'running'; readonly status: ServerStatusParams; /** Which runtime the server runs on, and why. */ readonly runtime?: string }
   | { readonly kind: 'restarting'; readonly attempt: number; readonly reason: string }
   | { readonly kind: 'failed'; readonly message: string };
 
@@ -36,7 +36,7 @@ export class MemoryStatusItem implements vscode.Disposable {
       case 'running': {
         const { health, message, memoryCount } = state.status;
         item.text = `${health === 'ok' ? '$(database)' : health === 'warning' ? '$(warning)' : '$(error)'} Engram ${memoryCount}`;
-        item.tooltip = `Engram: ${message}`;
+        item.tooltip = `Engram: ${message}${state.runtime ? `\nMemory server on ${state.runtime}` : ''}`;
         if (health === 'error') item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         if (health === 'warning') item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { resolveNodeRuntime } from '../server/nodeRuntime';
+import type { MemoryServer } from '../server/memoryServer';
+import { runtimeEnv } from '../server/serverRuntime';
 
 /** Must match `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'engram';
@@ -31,11 +32,11 @@ function mcpApi(): McpApi | null {
 
 /**
  * Offers `engram mcp` to VS Code's agent mode, one server per workspace folder, with no
- * configuration: `<node> <extension>/dist/engram.js mcp --project <folder>`, on the same Node.js
- * the memory server runs on (`engram.nodePath`, else `node` on PATH). VS Code before 1.101 has no
- * such API: then nothing is registered, and the log says so.
+ * configuration: `<runtime> <extension>/dist/engram.js mcp --project <folder>`, on the runtime the
+ * memory server runs on (the editor's own, as a rule). VS Code before 1.101 has no such API: then
+ * nothing is registered, and the log says so.
  */
-export function registerMcpServerDefinitions(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+export function registerMcpServerDefinitions(context: vscode.ExtensionContext, server: MemoryServer, log: vscode.LogOutputChannel): void {
   const api = mcpApi();
   if (!api) {
     log.info(`VS Code ${vscode.version} cannot take MCP servers from extensions (1.101 or later can); agents can still run \`engram mcp\` configured by hand.`);
@@ -47,8 +48,7 @@ export function registerMcpServerDefinitions(context: vscode.ExtensionContext, l
   const provideMcpServerDefinitions = async (): Promise<McpStdioServerDefinition[]> => {
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (!folders.length) return [];
-    const configured = vscode.workspace.getConfiguration('engram').get<string>('nodePath', '');
-    const resolution = await resolveNodeRuntime(configured, context.asAbsolutePath('dist/native'));
+    const resolution = await server.resolveRuntime();
     if (!resolution.ok) {
       log.warn(`Not offering Engram's MCP server to agents: ${resolution.reason}`);
       return [];
@@ -56,7 +56,7 @@ export function registerMcpServerDefinitions(context: vscode.ExtensionContext, l
     const script = context.asAbsolutePath('dist/engram.js');
     return folders.map((folder) => {
       const label = folders.length === 1 ? 'Engram' : `Engram (${folder.name})`;
-      const definition = new api.McpStdioServerDefinition(label, resolution.runtime.path, [script, 'mcp', '--project', folder.uri.fsPath], {}, version);
+      const definition = new api.McpStdioServerDefinition(label, resolution.runtime.path, [script, 'mcp', '--project', folder.uri.fsPath], runtimeEnv(resolution.runtime.origin), version);
       definition.cwd = folder.uri;
       return definition;
     });

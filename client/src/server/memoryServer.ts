@@ -12,7 +12,8 @@ import {
 import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
-import { resolveNodeRuntime, type NodeRuntime } from './nodeRuntime';
+import { describeRuntimeOrigin } from '../../../server/src/runtime/runtimeOrigin';
+import { resolveServerRuntime, runtimeEnv, type RuntimeResolution, type ServerRuntime } from './serverRuntime';
 import { windowMailbox } from './windowMailbox';
 
 /** Settings the server reads at start: changing one restarts it. */
@@ -29,6 +30,7 @@ export class MemoryServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly crashes: number[] = [];
   private runtimeError: string | undefined;
+  private runtime: Promise<RuntimeResolution> | undefined;
   private readonly statusChanged = new vscode.EventEmitter<void>();
   /** Fires when the server reports a status (after a start, when memories change) and when it cannot run. */
   readonly onDidChangeStatus = this.statusChanged.event;
@@ -63,18 +65,20 @@ export class MemoryServer implements vscode.Disposable {
 
   async start(): Promise<void> {
     this.status.show({ kind: 'starting' });
-    const configured = vscode.workspace.getConfiguration('engram').get<string>('nodePath', '');
-    const resolution = await resolveNodeRuntime(configured, this.context.asAbsolutePath('dist/native'));
+    const resolution = await this.resolveRuntime(true);
     if (!resolution.ok) {
       this.failRuntime(resolution.reason);
       return;
     }
     this.runtimeError = undefined;
-    this.log.info(`Starting the memory server on Node ${resolution.runtime.version} (${resolution.runtime.path}, from ${resolution.runtime.origin})`);
-    this.client = this.createClient(resolution.runtime);
+    const { runtime } = resolution;
+    for (const reason of runtime.passedOver) this.log.warn(`Not running the memory server on ${reason}`);
+    const runsOn = `${runtime.detail}, ${describeRuntimeOrigin(runtime.origin)}`;
+    this.log.info(`Starting the memory server on ${runsOn}`);
+    this.client = this.createClient(runtime);
     followBackfillProgress(this.client);
     this.client.onNotification(ServerStatusNotification.type, (status) => {
-      this.status.show({ kind: 'running', status });
+      this.status.show({ kind: 'running', status, runtime: runtime.passedOver.length ? `${runsOn}, because ${runtime.passedOver.join('; ')}` : runsOn });
       this.agentSessionChanged.fire(status.agentSession ?? null);
       this.statusChanged.fire();
     });
@@ -85,6 +89,18 @@ export class MemoryServer implements vscode.Disposable {
       this.log.error(message);
       this.status.show({ kind: 'failed', message });
     }
+  }
+
+  /**
+   * The runtime the server runs on, for whatever else runs Engram (the MCP servers offered to
+   * agents): resolved once per start, `fresh` at a start, since settings or PATH may have changed.
+   */
+  resolveRuntime(fresh = false): Promise<RuntimeResolution> {
+    if (fresh || !this.runtime) {
+      const configured = vscode.workspace.getConfiguration('engram').get<string>('nodePath', '');
+      this.runtime = resolveServerRuntime({ configured, editor: process.execPath, engramJs: this.context.asAbsolutePath('dist/engram.js') });
+    }
+    return this.runtime;
   }
 
   /** Asks whichever client is current, so callers never hold on to one that was replaced. */
@@ -129,11 +145,12 @@ export class MemoryServer implements vscode.Disposable {
     });
   }
 
-  private createClient(runtime: NodeRuntime): LanguageClient {
+  private createClient(runtime: ServerRuntime): LanguageClient {
     const serverOptions: ServerOptions = {
       command: runtime.path,
       args: [this.context.asAbsolutePath('dist/engram.js'), 'lsp'],
       transport: TransportKind.stdio,
+      options: { env: { ...process.env, ...runtimeEnv(runtime.origin) } },
     };
     const settings = vscode.workspace.getConfiguration('engram');
     const clientOptions: LanguageClientOptions = {

@@ -1,67 +1,110 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { describeRuntimeOrigin, RUNTIME_ORIGIN_ENV, type RuntimeOrigin } from '../../../server/src/runtime/runtimeOrigin';
+import { MIN_NODE_VERSION } from '../../../server/src/runtime/runtimeRequirement';
 
-/** A Node.js that can run the memory server: version ≥ 20 and a shipped SQLite binding for its ABI. */
-export interface NodeRuntime {
+/** A runtime that runs Engram's memory server: it loaded the SQLite binding when asked. */
+export interface ServerRuntime {
   readonly path: string;
-  readonly version: string;
-  readonly abi: string;
-  readonly origin: 'setting' | 'PATH';
+  readonly origin: RuntimeOrigin;
+  /** What it said of itself: "Node v24.9.0 at …". */
+  readonly detail: string;
+  /** Candidates tried before it that could not run Engram, each with the reason. */
+  readonly passedOver: readonly string[];
 }
 
-export type RuntimeResolution = { readonly ok: true; readonly runtime: NodeRuntime } | { readonly ok: false; readonly reason: string };
+export type RuntimeResolution = { readonly ok: true; readonly runtime: ServerRuntime } | { readonly ok: false; readonly reason: string };
 
-const MIN_MAJOR = 20;
-const PROBE_TIMEOUT_MS = 5000;
+/** Long enough for a cold Electron start on a busy Windows machine; it only runs at server start. */
+const PROBE_TIMEOUT_MS = 20_000;
 
-function probe(nodePath: string): Promise<{ version: string; abi: string } | { error: string }> {
+/**
+ * The environment a runtime runs Engram with: Electron acts as Node with ELECTRON_RUN_AS_NODE
+ * (plain Node ignores it), and the origin lets the server and `engram doctor` say which it is.
+ */
+export function runtimeEnv(origin: RuntimeOrigin): Record<string, string> {
+  return { ELECTRON_RUN_AS_NODE: '1', [RUNTIME_ORIGIN_ENV]: origin };
+}
+
+type Probe = { readonly ok: true; readonly detail: string } | { readonly ok: false; readonly reason: string };
+
+interface DoctorReport {
+  readonly ok: boolean;
+  readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly detail: string }[];
+}
+
+/** Asks the candidate itself, through `engram doctor --runtime`: the same checks the CLI runs before it loads SQLite. */
+function probe(runtime: string, origin: RuntimeOrigin, engramJs: string): Promise<Probe> {
   return new Promise((resolve) => {
-    execFile(nodePath, ['-p', 'process.versions.node + " " + process.versions.modules'], { timeout: PROBE_TIMEOUT_MS }, (error, stdout) => {
-      if (error) return resolve({ error: error.message.split('\n')[0]! });
-      const [version = '', abi = ''] = stdout.trim().split(' ');
-      resolve({ version, abi });
+    const env = { ...process.env, ...runtimeEnv(origin) };
+    execFile(runtime, [engramJs, 'doctor', '--runtime', '--json'], { env, timeout: PROBE_TIMEOUT_MS, windowsHide: true }, (error, stdout, stderr) => {
+      let report: DoctorReport | undefined;
+      try {
+        report = JSON.parse(stdout) as DoctorReport;
+      } catch {
+        // Not a report: the runtime did not get as far as the doctor; say what it did.
+      }
+      if (report?.ok) return resolve({ ok: true, detail: report.checks.find((c) => c.name === 'runtime')?.detail ?? runtime });
+      if (report) return resolve({ ok: false, reason: report.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ') });
+      const signal = error && 'signal' in error && error.signal ? `it crashed (${String(error.signal)})` : undefined;
+      const said = stderr.split('\n').find((line) => line.trim())?.replace(/^engram: /, '');
+      resolve({ ok: false, reason: said ?? signal ?? error?.message.split('\n')[0] ?? 'it printed nothing' });
     });
   });
 }
 
-export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  const names = process.platform === 'win32' ? [`${command}.exe`, `${command}.cmd`] : [command];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
+  // A .cmd cannot be started without a shell; a runtime is an executable.
+  const names = platform === 'win32' ? [`${command}.exe`] : [command];
+  const pathApi = platform === 'win32' ? path.win32 : path.posix;
+  for (const dir of (env.PATH ?? env.Path ?? '').split(pathApi.delimiter)) {
     if (!dir) continue;
     for (const name of names) {
-      const candidate = path.join(dir, name);
+      const candidate = pathApi.join(dir, name);
       if (existsSync(candidate)) return candidate;
     }
   }
   return null;
 }
 
-async function check(nodePath: string, origin: NodeRuntime['origin'], bindingsDir: string): Promise<RuntimeResolution> {
-  const result = await probe(nodePath);
-  if ('error' in result) return { ok: false, reason: `${nodePath} (from ${origin}) did not run: ${result.error}` };
-  const major = Number(result.version.split('.')[0]);
-  if (!(major >= MIN_MAJOR)) {
-    return { ok: false, reason: `${nodePath} (from ${origin}) is Node ${result.version}; Engram's memory server needs Node ${MIN_MAJOR} or newer.` };
-  }
-  // A dev checkout without staged bindings still works through `npm run build`; a VSIX always has them.
-  if (existsSync(bindingsDir) && !existsSync(path.join(bindingsDir, `better_sqlite3-abi${result.abi}.node`))) {
-    return {
-      ok: false,
-      reason: `${nodePath} (from ${origin}) is Node ${result.version} (ABI ${result.abi}), but Engram ships SQLite bindings only for Node 20, 22 and 24.`,
-    };
-  }
-  return { ok: true, runtime: { path: nodePath, version: result.version, abi: result.abi, origin } };
+export interface RuntimeCandidates {
+  /** The `engram.nodePath` setting, blank when unset. */
+  readonly configured: string;
+  /** The extension host's own executable (process.execPath). */
+  readonly editor: string;
+  /** The `engram.js` the server runs from. */
+  readonly engramJs: string;
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
- * Which Node.js runs the memory server. The extension host's own runtime cannot be assumed to
- * load the native SQLite binding (Electron, or a Node with another ABI), so: the `engram.nodePath`
- * setting, else `node` on PATH, else a clear reason.
+ * Which runtime runs the memory server. A set `engram.nodePath` is used or is the error: Engram
+ * never silently runs something else than what the user chose. Otherwise the editor's own runtime,
+ * so nothing needs installing; if it cannot load SQLite, `node` 22.14+ on PATH; else a reason that
+ * names each candidate and why it could not.
  */
-export async function resolveNodeRuntime(configuredPath: string, bindingsDir: string): Promise<RuntimeResolution> {
-  if (configuredPath.trim()) return check(configuredPath.trim(), 'setting', bindingsDir);
-  const onPath = findOnPath('node');
-  if (!onPath) return { ok: false, reason: 'No Node.js found: "engram.nodePath" is not set and there is no `node` on PATH. Engram needs Node 20, 22 or 24.' };
-  return check(onPath, 'PATH', bindingsDir);
+export async function resolveServerRuntime({ configured, editor, engramJs, env = process.env }: RuntimeCandidates): Promise<RuntimeResolution> {
+  if (configured.trim()) {
+    const nodePath = configured.trim();
+    const result = await probe(nodePath, 'setting', engramJs);
+    return result.ok
+      ? { ok: true, runtime: { path: nodePath, origin: 'setting', detail: result.detail, passedOver: [] } }
+      : { ok: false, reason: `The engram.nodePath setting (${nodePath}) cannot run Engram: ${result.reason}` };
+  }
+  const passedOver: string[] = [];
+  const candidates: [string | null, RuntimeOrigin][] = [
+    [editor, 'editor'],
+    [findOnPath('node', env), 'path'],
+  ];
+  for (const [candidate, origin] of candidates) {
+    if (!candidate) {
+      passedOver.push(`${describeRuntimeOrigin(origin)}: there is none`);
+      continue;
+    }
+    const result = await probe(candidate, origin, engramJs);
+    if (result.ok) return { ok: true, runtime: { path: candidate, origin, detail: result.detail, passedOver } };
+    passedOver.push(`${describeRuntimeOrigin(origin)} (${candidate}): ${result.reason}`);
+  }
+  return { ok: false, reason: `No runtime can run Engram's memory server. Tried ${passedOver.join('; ')}. Install Node.js ${MIN_NODE_VERSION} or newer, or set engram.nodePath.` };
 }

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { engramHome } from '../store/paths';
 import { claudeConfigDir } from '../transcripts/projectFolder';
 import { readJsonObject, writeJsonObject, type JsonObject } from './jsonFile';
-import { shimPath, writeShim } from './shim';
+import { commandProgram, posixQuote, toShellPath } from './shellQuote';
+import { currentShimTarget, launcherPath, shimPath, writeShim, type ShimTarget } from './shim';
 
 /** The hooks Engram adds (Claude Code event → `engram hook` event, matcher). */
 const ENGRAM_HOOKS = [
@@ -41,17 +42,34 @@ interface HookGroup {
   hooks?: HookEntry[];
 }
 
-function quote(file: string): string {
-  return /[\s"']/.test(file) ? `"${file.replace(/"/g, '\\"')}"` : file;
+/** Claude Code runs hook commands with a POSIX shell on every OS (Git Bash on Windows). */
+export function hookCommand(env: NodeJS.ProcessEnv, hook: string, platform: NodeJS.Platform = process.platform): string {
+  return `${posixQuote(toShellPath(shimPath(env), platform))} hook ${hook}`;
 }
 
-function hookCommand(env: NodeJS.ProcessEnv, hook: string): string {
-  return `${quote(shimPath(env))} hook ${hook}`;
+/**
+ * Engram's own entries are the ones that run its shim with `hook`, however the path was quoted
+ * (earlier versions wrote it in double quotes, and on Windows as engram.cmd with backslashes).
+ */
+function isEngramHook(entry: HookEntry, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
+  if (typeof entry.command !== 'string' || !/ hook [a-z-]+$/.test(entry.command)) return false;
+  const program = commandProgram(entry.command);
+  if (!program) return false;
+  const comparable = (file: string) => {
+    const slashed = toShellPath(file, platform).replace(/\.cmd$/i, '');
+    return platform === 'win32' ? slashed.toLowerCase() : slashed;
+  };
+  return comparable(program) === comparable(shimPath(env));
 }
 
-/** Engram's own entries are the ones that run its shim with `hook`. */
-function isEngramHook(entry: HookEntry, env: NodeJS.ProcessEnv): boolean {
-  return typeof entry.command === 'string' && entry.command.startsWith(quote(shimPath(env))) && / hook [a-z-]+$/.test(entry.command);
+/**
+ * How Claude Code starts Engram's MCP server. It starts it with no shell: the POSIX shim where a
+ * script can be started so; on Windows the runtime itself with Engram's launcher.
+ */
+export function mcpServerEntry(root: string, env: NodeJS.ProcessEnv, target: ShimTarget, platform: NodeJS.Platform = process.platform): JsonObject {
+  const args = ['mcp', '--project', root];
+  if (platform !== 'win32') return { type: 'stdio', command: shimPath(env), args, env: {} };
+  return { type: 'stdio', command: target.runtime, args: [launcherPath(env), ...args], env: { ELECTRON_RUN_AS_NODE: '1', ENGRAM_RUNTIME_ORIGIN: target.origin } };
 }
 
 function backupDir(env: NodeJS.ProcessEnv): string {
@@ -92,10 +110,11 @@ export function connectionState(root: string, env: NodeJS.ProcessEnv): Connectio
  * nothing added twice, the old file backed up — and registers `engram mcp` with Claude Code
  * (local scope in `.claude.json`, or the project's `.mcp.json` when `share`). Idempotent.
  */
-export function connectClaude(root: string, env: NodeJS.ProcessEnv, options: { share?: boolean; node?: string; engramJs?: string } = {}): ConnectResult {
+export function connectClaude(root: string, env: NodeJS.ProcessEnv, options: { share?: boolean; target?: ShimTarget } = {}): ConnectResult {
   const changed: string[] = [];
   const backups: string[] = [];
-  const shim = writeShim(env, options.node, options.engramJs);
+  const target = options.target ?? currentShimTarget(env);
+  const shim = writeShim(env, target);
   if (shim.changed) changed.push(shim.path);
 
   const file = settingsFile(root);
@@ -118,7 +137,7 @@ export function connectClaude(root: string, env: NodeJS.ProcessEnv, options: { s
     if (backup) backups.push(backup);
   }
 
-  const server = { type: 'stdio', command: shim.path, args: ['mcp', '--project', root], env: {} };
+  const server = mcpServerEntry(root, env, target);
   if (options.share) {
     const mcpFile = path.join(root, '.mcp.json');
     const { value, existed: mcpExisted } = readJsonObject(mcpFile);
