@@ -87,5 +87,9 @@ describe('choosing the runtime that runs the memory server', () => {
     assert.equal(findOnPath('node', { PATH: '' }), null);
     // On Windows only an executable counts: node.exe, not a node.cmd that needs a shell.
     assert.equal(findOnPath('node', { PATH: dir }, 'win32'), null);
+    const unrunnable = path.join(tempDir(), 'bin');
+    mkdirSync(unrunnable);
+    writeFileSync(path.join(unrunnable, 'node'), '', { mode: 0o644 });
+    assert.equal(findOnPath('node', { PATH: `${unrunnable}${path.delimiter}${dir}` }), path.join(dir, 'node'));
   });
 });

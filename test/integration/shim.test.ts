@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { hookCommand, mcpServerEntry } from '../../server/src/claude/connector';
@@ -56,6 +56,15 @@ describe('the engram shim: a working runtime, whatever is installed', () => {
       assert.match(runtimeDetail(result.stdout), new RegExp(`^Node ${process.version} at ${modern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(the editor's own runtime\\)$`));
     });
   }
+
+  it('passes over a `node` on PATH that cannot be run (bash still names it)', () => {
+    const dir = path.join(tempDir(), 'bin');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'node'), '', { mode: 0o644 });
+    const result = shell('bash', `${hookCommand(env, 'x').replace(/ hook x$/, '')} doctor --runtime --json`, { ...env, PATH: dir });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(runtimeDetail(result.stdout), /\(the editor's own runtime\)$/);
+  });
 
   it('prefers node on PATH, and hands over to the editor runtime when that node is too old', () => {
     const onPath = shell('sh', `${hookCommand(env, 'x').replace(/ hook x$/, '')} doctor --runtime --json`, { ...env, PATH: pathWith(modern) });

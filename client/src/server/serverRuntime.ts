@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { describeRuntimeOrigin, RUNTIME_ORIGIN_ENV, type RuntimeOrigin } from '../../../server/src/runtime/runtimeOrigin';
 import { MIN_NODE_VERSION } from '../../../server/src/runtime/runtimeRequirement';
@@ -54,6 +54,17 @@ function probe(runtime: string, origin: RuntimeOrigin, engramJs: string): Promis
   });
 }
 
+/** A file that can be started: a regular file, and on POSIX one with execute permission. */
+function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
+  try {
+    if (!statSync(file).isFile()) return false;
+    if (platform !== 'win32') accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
   // A .cmd cannot be started without a shell; a runtime is an executable.
   const names = platform === 'win32' ? [`${command}.exe`] : [command];
@@ -62,7 +73,7 @@ export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env
     if (!dir) continue;
     for (const name of names) {
       const candidate = pathApi.join(dir, name);
-      if (existsSync(candidate)) return candidate;
+      if (isExecutableFile(candidate, platform)) return candidate;
     }
   }
   return null;

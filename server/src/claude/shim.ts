@@ -45,8 +45,10 @@ export function posixShimText({ engramJs, runtime, origin }: ShimTarget, platfor
     '# as Node). A `node` too old for Engram hands the command over to that runtime itself.',
     `engram=${posixQuote(toShellPath(engramJs, platform))}`,
     `runtime=${posixQuote(toShellPath(runtime, platform))}`,
-    'if command -v node >/dev/null 2>&1; then',
-    `  ENGRAM_FALLBACK_RUNTIME="$runtime" ENGRAM_FALLBACK_ORIGIN=${origin} ENGRAM_RUNTIME_ORIGIN=path exec node "$engram" "$@"`,
+    // bash's `command -v` also names a file it cannot run when there is nothing better.
+    'node=$(command -v node 2>/dev/null)',
+    'if [ -f "$node" ] && [ -x "$node" ]; then',
+    `  ENGRAM_FALLBACK_RUNTIME="$runtime" ENGRAM_FALLBACK_ORIGIN=${origin} ENGRAM_RUNTIME_ORIGIN=path exec "$node" "$engram" "$@"`,
     'fi',
     `ELECTRON_RUN_AS_NODE=1 ENGRAM_RUNTIME_ORIGIN=${origin} exec "$runtime" "$engram" "$@"`,
     '',
