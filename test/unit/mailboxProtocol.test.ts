@@ -1,12 +1,27 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { askMemoryServer } from '../../server/src/mailbox/mailboxClient';
 import { mailboxFolderProblem } from '../../server/src/mailbox/mailboxFolder';
 import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
+import { openMailbox } from '../../server/src/mailbox/mailboxServer';
+import { engramHome } from '../../server/src/store/paths';
+import { platformPaths } from '../../server/src/store/platformPaths';
 import { decodeReply, encodeReply, servedByMemoryServer } from '../../server/src/mailbox/mailboxProtocol';
 import { mailboxRequestSchema } from '../../server/src/mailbox/mailboxRequest';
 import { tempDir } from '../support/tempDirs';
+
+const windows = platformPaths('win32');
+const mac = platformPaths('darwin');
+const linux = platformPaths('linux');
+
+const quietLog = { info: () => undefined, warn: () => undefined };
+const notHandled = async () => ({ reply: { handled: false as const, reason: 'test' } });
+
+function modeOf(folder: string): string {
+  return (statSync(folder).mode & 0o777).toString(8);
+}
 
 describe("the memory server's mailbox", () => {
   it("is a folder in the user's runtime directory, else in the data folder's run/, named by the window", () => {
@@ -15,6 +30,50 @@ describe("the memory server's mailbox", () => {
     assert.equal(memoryServerMailbox('a1b2-c3', '/home/u/.local/share/engram'), path.join('/home/u/.local/share/engram', 'run', 'engram-a1b2-c3'));
     assert.equal(memoryServerMailbox('a1b2/../c3', '/h'), path.join('/h', 'run', 'engram-a1b2c3'), 'no path tricks in the name');
     assert.equal(memoryServerMailbox('///', '/h'), path.join('/h', 'run', 'engram-window'));
+  });
+
+  it('without XDG_RUNTIME_DIR is in run/ of the data folder of each platform', () => {
+    const mailboxOf = (env: NodeJS.ProcessEnv, paths: typeof windows) => memoryServerMailbox('w1', engramHome(env, paths), env.XDG_RUNTIME_DIR, paths);
+    assert.equal(mailboxOf({ LOCALAPPDATA: 'C:\\Users\\Me\\AppData\\Local' }, windows), 'C:\\Users\\Me\\AppData\\Local\\engram\\run\\engram-w1');
+    assert.equal(mailboxOf({ HOME: '/Users/me' }, mac), '/Users/me/Library/Application Support/engram/run/engram-w1');
+    assert.equal(mailboxOf({ HOME: '/home/me' }, linux), '/home/me/.local/share/engram/run/engram-w1');
+    assert.equal(mailboxOf({ HOME: '/home/me', XDG_RUNTIME_DIR: '/run/user/1000' }, linux), '/run/user/1000/engram/engram-w1');
+    assert.equal(mailboxOf({ HOME: '/home/me', XDG_RUNTIME_DIR: 'run/user/1000' }, linux), '/home/me/.local/share/engram/run/engram-w1', 'a relative one is ignored');
+    assert.equal(mailboxOf({ HOME: '/home/me', XDG_RUNTIME_DIR: '' }, linux), '/home/me/.local/share/engram/run/engram-w1');
+    assert.equal(mailboxOf({ LOCALAPPDATA: 'C:\\Local', XDG_RUNTIME_DIR: 'tmp\\run' }, windows), 'C:\\Local\\engram\\run\\engram-w1');
+  });
+
+  it('is made closed to other users (0700), run/ too, and a leftover opened to others is closed again', { skip: process.platform === 'win32' }, () => {
+    const home = path.join(tempDir(), 'engram');
+    const folder = memoryServerMailbox('w2', home);
+    const first = openMailbox(folder, notHandled, quietLog);
+    try {
+      assert.equal(modeOf(folder), '700');
+      assert.equal(modeOf(path.join(home, 'run')), '700');
+    } finally {
+      first.close();
+    }
+    mkdirSync(folder, { recursive: true });
+    chmodSync(folder, 0o755);
+    const second = openMailbox(folder, notHandled, quietLog);
+    try {
+      assert.equal(modeOf(folder), '700');
+    } finally {
+      second.close();
+    }
+  });
+
+  it('is not used by a caller once it is open to other users, even with its server running', { skip: process.platform === 'win32' }, () => {
+    const folder = memoryServerMailbox('w3', path.join(tempDir(), 'engram'));
+    const server = openMailbox(folder, notHandled, quietLog);
+    try {
+      chmodSync(folder, 0o777);
+      const started = Date.now();
+      assert.equal(askMemoryServer(folder, { argv: ['recall', '--query', 'x'], cwd: '/p', env: {} }, 5_000), null);
+      assert.ok(Date.now() - started < 1_000, 'refused at once, not after waiting for a reply');
+    } finally {
+      server.close();
+    }
   });
 
   it('must be a private folder of this user, not a link nor a file', { skip: process.platform === 'win32' }, () => {

@@ -9,7 +9,12 @@ import { readNewLines, type CompleteLine, type ReadLinesOptions } from '../../se
 import { claudeConfigDir, encodeProjectFolder, projectsDir } from '../../server/src/transcripts/projectFolder';
 import { parseRecord, type TranscriptRecord } from '../../server/src/transcripts/records';
 import { findTranscripts } from '../../server/src/transcripts/transcriptFiles';
+import { platformPaths } from '../../server/src/store/platformPaths';
 import { tempDir } from '../support/tempDirs';
+
+const windows = platformPaths('win32');
+const mac = platformPaths('darwin');
+const linux = platformPaths('linux');
 
 const SAMPLES = path.resolve(__dirname, '../../../shared/data/claude-code');
 const WRITE_EDIT = path.join(SAMPLES, 'write-edit-session.jsonl');
@@ -59,10 +64,37 @@ describe('the Claude Code project folder of a cwd', () => {
     assert.equal(encodeProjectFolder(`${stem}/a`).slice(0, 200), encodeProjectFolder(`${stem}/b`).slice(0, 200));
   });
 
+  it('names a Windows project path the way Claude Code does: drive colon and backslashes become dashes', () => {
+    assert.equal(encodeProjectFolder('C:\\Users\\Me\\My Repo'), 'C--Users-Me-My-Repo');
+    assert.equal(encodeProjectFolder('c:\\Users\\Me\\My Repo'), 'c--Users-Me-My-Repo', 'the case as spelled: VS Code says c:');
+    assert.equal(encodeProjectFolder('\\\\server\\share\\repo'), '--server-share-repo');
+  });
+
+  it('replaces the non-ASCII characters of a Windows path per UTF-16 code unit', () => {
+    // 'ë' is one code unit, 'Проекты' seven.
+    assert.equal(encodeProjectFolder('C:\\Users\\Zoë\\Проекты\\app'), `C--Users-Zo${'-'.repeat(10)}app`);
+  });
+
+  it('cuts a long Windows path at 200 characters and appends the hash of the path as spelled', () => {
+    const cwd = `C:\\Users\\Me\\${'Visual Studio Projects\\'.repeat(10)}app`;
+    const hash = referenceJavaHash(cwd);
+    const name = encodeProjectFolder(cwd);
+    assert.equal(name, `${cwd.replace(/[^A-Za-z0-9]/g, '-').slice(0, 200)}-${(hash < 0n ? -hash : hash).toString(36)}`);
+    assert.ok(name.startsWith('C--Users-Me-Visual-Studio-Projects-'));
+  });
+
   it('finds the config folder in CLAUDE_CONFIG_DIR, else in ~/.claude', () => {
     assert.equal(claudeConfigDir({ CLAUDE_CONFIG_DIR: '/tmp/cc', HOME: '/home/u' }), '/tmp/cc');
     assert.equal(claudeConfigDir({ HOME: '/home/u' }), path.join('/home/u', '.claude'));
     assert.equal(projectsDir({ HOME: '/home/u' }), path.join('/home/u', '.claude', 'projects'));
+  });
+
+  it('finds the config folder in the user profile on Windows (as Claude Code does, through os.homedir()), in HOME elsewhere', () => {
+    assert.equal(claudeConfigDir({ USERPROFILE: 'C:\\Users\\Me', HOME: '/c/msys/home/me' }, windows), 'C:\\Users\\Me\\.claude');
+    assert.equal(projectsDir({ USERPROFILE: 'C:\\Users\\Me' }, windows), 'C:\\Users\\Me\\.claude\\projects');
+    assert.equal(claudeConfigDir({ CLAUDE_CONFIG_DIR: 'D:\\claude', USERPROFILE: 'C:\\Users\\Me' }, windows), 'D:\\claude');
+    assert.equal(claudeConfigDir({ HOME: '/Users/me', USERPROFILE: '/elsewhere' }, mac), '/Users/me/.claude');
+    assert.equal(claudeConfigDir({ HOME: '/home/me' }, linux), '/home/me/.claude');
   });
 });
 
@@ -107,6 +139,29 @@ describe('finding the transcripts of a project', () => {
     const deep = `${ROOT}/${'nested/'.repeat(40)}leaf`;
     const file = writeTranscript(configDir, encodeProjectFolder(deep), 'deep.jsonl', deep);
     assert.deepEqual(await findTranscripts(ROOT, { CLAUDE_CONFIG_DIR: configDir }), [{ path: file, sessionId: 'deep', kind: 'session' }]);
+  });
+
+  it('on Windows finds the sessions of a project however its path was spelled, and no sibling’s', async () => {
+    const configDir = tempDir();
+    const env = { CLAUDE_CONFIG_DIR: configDir };
+    const fromTerminal = writeTranscript(configDir, 'C--Users-Me-My-Repo', 't1.jsonl', 'C:\\Users\\Me\\My Repo');
+    const inSubfolder = writeTranscript(configDir, 'c--users-me-my-repo-server', 't2.jsonl', 'c:\\users\\me\\my repo\\server');
+    writeTranscript(configDir, 'C--Users-Me-My-Repo-Old', 't3.jsonl', 'C:\\Users\\Me\\My Repo Old');
+    writeTranscript(configDir, 'D--Users-Me-My-Repo', 't4.jsonl', 'D:\\Users\\Me\\My Repo');
+    const expected = [
+      { path: fromTerminal, sessionId: 't1', kind: 'session' },
+      { path: inSubfolder, sessionId: 't2', kind: 'session' },
+    ].sort((a, b) => a.path.localeCompare(b.path));
+    assert.deepEqual(await findTranscripts('c:\\Users\\Me\\My Repo', env, windows), expected, 'as VS Code spells the folder');
+    assert.deepEqual(await findTranscripts('C:/Users/Me/My Repo/', env, windows), expected);
+  });
+
+  it('matches a session cwd in another case on macOS, and not on Linux', async () => {
+    const configDir = tempDir();
+    const env = { CLAUDE_CONFIG_DIR: configDir };
+    const file = writeTranscript(configDir, '-users-me-repo', 'm1.jsonl', '/users/me/repo');
+    assert.deepEqual(await findTranscripts('/Users/me/Repo', env, mac), [{ path: file, sessionId: 'm1', kind: 'session' }]);
+    assert.deepEqual(await findTranscripts('/Users/me/Repo', env, linux), []);
   });
 
   it('returns nothing when Claude Code never ran', async () => {

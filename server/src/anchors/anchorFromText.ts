@@ -1,10 +1,11 @@
 import { sha256Hex } from '../util/hashing';
+import { withLfEndings } from '../util/lineEndings';
 import type { Anchor, TextRange } from '../memory/types';
 
 const CONTEXT_LINES = 2;
 
 export function hashContent(text: string): string {
-  return sha256Hex(text.replace(/\r\n/g, '\n')).slice(0, 32);
+  return sha256Hex(withLfEndings(text)).slice(0, 32);
 }
 
 /**
@@ -12,7 +13,7 @@ export function hashContent(text: string): string {
  * hash of those lines and the lines around them, so the code can be found again after it moves.
  */
 export function anchorLines(path: string, text: string, startLine: number, endLine: number): Omit<Anchor, 'stale'> {
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const lines = withLfEndings(text).split('\n');
   if (startLine < 0 || endLine < startLine || endLine >= lines.length) {
     throw new RangeError(`lines ${startLine + 1}-${endLine + 1} are outside ${path}, which has ${lines.length} lines`);
   }

@@ -3,6 +3,7 @@ import type { Project } from '../project';
 import { anchorLines } from './anchorFromText';
 import { relocateAnchor } from './relocateAnchor';
 import { shiftSpan, type LineSpan, type TextEdit } from './shiftAnchor';
+import { withLfEndings } from '../util/lineEndings';
 
 /** Where one pinned selection is in an open document right now. */
 export interface LiveAnchor {
@@ -64,7 +65,7 @@ export class AnchorKeeper {
     const doc = this.open.get(uri);
     if (!doc) return;
     let changed = false;
-    const lines = text.replace(/\r\n/g, '\n').split('\n').length;
+    const lines = withLfEndings(text).split('\n').length;
     for (const [id, live] of doc.anchors) {
       const memory = doc.project.store.get(id);
       if (!memory?.anchor) continue;

@@ -1,11 +1,12 @@
 import type { Anchor } from '../memory/types';
 import { anchorLines, hashContent } from './anchorFromText';
+import { withLfEndings } from '../util/lineEndings';
 
 /** How far a block may have grown (in lines) for its surrounding lines to still identify it. */
 const MAX_GROWTH = 3;
 
 function splitLines(text: string): string[] {
-  return text.replace(/\r\n/g, '\n').split('\n');
+  return withLfEndings(text).split('\n');
 }
 
 /** Start index of every place `block` (lines joined by \n) occurs in `lines`. */

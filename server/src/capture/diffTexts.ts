@@ -1,5 +1,6 @@
 import { structuredPatch } from 'diff';
 import type { LineRange } from '../symbols';
+import { withLfEndings } from '../util/lineEndings';
 
 export type { LineRange } from '../symbols';
 
@@ -45,13 +46,17 @@ export interface DiffOptions {
 
 /**
  * What changed between two versions of a file. null when the texts are equal; `before` null
- * means the file was created, `after` null that it was deleted. Line endings count: a CRLF/LF
- * conversion is a change of every line, flagged `lineEndingsOnly`.
+ * means the file was created, `after` null that it was deleted. Lines are compared without their
+ * CRLF/LF endings, so an edit of a CRLF file is the same memory as the same edit of an LF file;
+ * a conversion of the line endings alone is a change of every line, flagged `lineEndingsOnly`.
  */
 export function diffTexts(path: string, before: string | null, after: string | null, options: DiffOptions = {}): TextDiff | null {
   if (before === after) return null;
-  const oldText = before ?? '';
-  const newText = after ?? '';
+  const oldLf = before === null ? null : withLfEndings(before);
+  const newLf = after === null ? null : withLfEndings(after);
+  const lineEndingsOnly = oldLf !== null && oldLf === newLf;
+  const oldText = lineEndingsOnly ? before! : (oldLf ?? '');
+  const newText = lineEndingsOnly ? after! : (newLf ?? '');
   const context = options.context ?? DEFAULT_CONTEXT_LINES;
   const hunks: readonly DiffHunk[] =
     structuredPatch(path, path, oldText, newText, undefined, undefined, { context, maxEditLength: MAX_EDIT_LENGTH })?.hunks ??
@@ -63,12 +68,7 @@ export function diffTexts(path: string, before: string | null, after: string | n
     hunks,
     options.maxPatchBytes ?? MAX_PATCH_BYTES,
   );
-  const lineEndingsOnly = before !== null && after !== null && withLf(before) === withLf(after);
   return { hunks, added, removed, patch, truncated, newRanges, oldRanges, lineEndingsOnly };
-}
-
-function withLf(text: string): string {
-  return text.replace(/\r\n/g, '\n');
 }
 
 interface ChangeCounts {

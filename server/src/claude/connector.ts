@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { engramHome } from '../store/paths';
+import { engramHome, userHome } from '../store/paths';
 import { claudeConfigDir } from '../transcripts/projectFolder';
 import { readJsonObject, writeJsonObject, type JsonObject } from './jsonFile';
 import { commandProgram, posixQuote, toShellPath } from './shellQuote';
@@ -82,7 +82,7 @@ function settingsFile(root: string): string {
 
 function claudeJsonFile(env: NodeJS.ProcessEnv): string {
   // With CLAUDE_CONFIG_DIR, .claude.json lives inside it; else in the home folder (claude-code.md).
-  return env.CLAUDE_CONFIG_DIR ? path.join(claudeConfigDir(env), '.claude.json') : path.join(env.HOME ?? env.USERPROFILE ?? '', '.claude.json');
+  return env.CLAUDE_CONFIG_DIR ? path.join(claudeConfigDir(env), '.claude.json') : path.join(userHome(env), '.claude.json');
 }
 
 function hookGroups(settings: JsonObject, event: string): HookGroup[] {

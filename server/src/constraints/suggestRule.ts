@@ -1,3 +1,5 @@
+import { withLfEndings } from '../util/lineEndings';
+
 const COMMENT_LINE = /^\s*(?:\/\/+|#+|--|;+|\*+(?!\/)|\/\*+|<!--)\s?(.*?)\s*(?:\*\/|-->)?\s*$/;
 
 /** The text of a comment line (`// x`, `# x`, `/* x *\/`, ` * x`), or null for code. */
@@ -13,7 +15,7 @@ function commentText(line: string): string | null {
  * right above it (the developer usually wrote the rule there), else the selected text itself.
  */
 export function suggestRule(text: string, startLine: number, endLine: number, maxLength = 300): string {
-  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const lines = withLfEndings(text).split('\n');
   const collect = (from: number, to: number) => {
     const words: string[] = [];
     for (let i = from; i <= to && i < lines.length; i++) {

@@ -2,12 +2,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileChangeType, type Connection, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { URI } from 'vscode-uri';
 import { CaptureFilter } from '../capture/captureFilter';
 import { checkCapturableText, readCapturable } from '../capture/readCapturable';
 import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture/recordChange';
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
+import { toProjectPath } from '../store/paths';
 import { fileDeclarations, languageForPath } from '../symbols';
 import type { ProjectRegistry } from './projectRegistry';
 
@@ -72,7 +72,8 @@ export class ChangeCapture {
         const { files, truncated } = await walkProject(project.root, filter);
         if (truncated) this.connection.console.warn(`${project.root} has more than ${files.length} files; only those were scanned at start.`);
         for (const file of files) {
-          const relative = path.relative(project.root, file).split(path.sep).join('/');
+          const relative = toProjectPath(project.root, file);
+          if (relative === null) continue;
           const snapshot = known.get(relative);
           known.delete(relative);
           if (firstRun) {
@@ -135,7 +136,7 @@ export class ChangeCapture {
     const located = this.projects.fileFor(uri);
     if (!located) return null;
     const capture = this.captureFor(located.project);
-    const file = URI.parse(uri).fsPath;
+    const { file } = located;
     if (path.basename(file) === '.gitignore') capture.filter.invalidate();
     if (capture.filter.exclusion(file)) return null;
     return { project: located.project, path: located.path, file, capture };

@@ -80,7 +80,7 @@ export function registerClaudeRequests(connection: Connection, deps: CodeLensDep
 
   connection.onRequest(InjectionsRequest.type, (raw) => {
     const params = parse(z.object({ sessionId: z.string(), projectRoot: z.string() }), raw);
-    const project = deps.projects.openProjects().find((p) => p.root === params.projectRoot);
+    const project = deps.projects.openAt(params.projectRoot);
     if (!project) return [];
     return project.injections.forSession(params.sessionId).map((i) => {
       const memory = project.store.get(i.memoryId);

@@ -1,52 +1,61 @@
-import path from 'node:path';
-import { URI } from 'vscode-uri';
 import { openProject, type Project } from '../project';
+import { namesBelow, pathKey } from '../store/pathIdentity';
 import { resolveProjectRoot, toProjectPath } from '../store/paths';
+import { hostPaths, type PlatformPaths } from '../store/platformPaths';
+import { documentPath } from './documentPath';
 
 export interface ProjectProblem {
   readonly root: string;
   readonly message: string;
 }
 
-/** A document resolved to its project: the project and the file's project-relative path. */
+/** A document resolved to its project: the project, the file's project-relative path and the file. */
 export interface ProjectFile {
   readonly project: Project;
   readonly path: string;
+  readonly file: string;
 }
 
 /**
  * Maps documents to the projects of the window's workspace folders and opens each project's
- * database once. A project that cannot be opened is remembered as a problem, not retried per hover.
+ * database once. Projects are keyed by `pathKey`, so a hook's `C:\Repo` finds the project VS Code
+ * opened as `c:\Repo`. A project that cannot be opened is remembered as a problem, not retried per hover.
  */
 export class ProjectRegistry {
   private readonly projects = new Map<string, Project>();
   private readonly problems = new Map<string, ProjectProblem>();
   private folders: string[] = [];
 
-  constructor(private readonly onOpened: (project: Project) => void) {}
+  constructor(
+    private readonly onOpened: (project: Project) => void,
+    private readonly paths: PlatformPaths = hostPaths,
+  ) {}
 
   setWorkspaceFolders(folders: readonly string[]): void {
-    this.folders = folders.map((f) => path.resolve(f));
+    this.folders = folders.map((f) => this.paths.path.resolve(f));
     for (const folder of this.folders) this.open(resolveProjectRoot(folder));
   }
 
   fileFor(uri: string): ProjectFile | null {
-    const parsed = URI.parse(uri);
-    if (parsed.scheme !== 'file') return null;
-    const file = parsed.fsPath;
-    const folder = this.folders
-      .filter((f) => file === f || file.startsWith(f + path.sep))
-      .sort((a, b) => b.length - a.length)[0];
-    if (!folder) return null;
+    const file = documentPath(uri, this.paths);
+    if (file === null) return null;
+    // The innermost workspace folder holding the file: the fewest names between it and the file.
+    let folder: string | undefined;
+    let fewest = Infinity;
+    for (const candidate of this.folders) {
+      const below = namesBelow(candidate, file, this.paths);
+      if (below && below.length < fewest) [folder, fewest] = [candidate, below.length];
+    }
+    if (folder === undefined) return null;
     const project = this.open(resolveProjectRoot(folder));
     if (!project) return null;
-    const relative = toProjectPath(project.root, file);
-    return relative === null ? null : { project, path: relative };
+    const relative = toProjectPath(project.root, file, this.paths);
+    return relative === null ? null : { project, path: relative, file };
   }
 
-  /** The project at this root, if this server has it open. */
+  /** The project at this root, however it is spelled, if this server has it open. */
   openAt(root: string): Project | null {
-    return this.projects.get(path.resolve(root)) ?? null;
+    return this.projects.get(pathKey(root, this.paths)) ?? null;
   }
 
   openProjects(): Project[] {
@@ -63,16 +72,17 @@ export class ProjectRegistry {
   }
 
   private open(root: string): Project | null {
-    const existing = this.projects.get(root);
+    const key = pathKey(root, this.paths);
+    const existing = this.projects.get(key);
     if (existing) return existing;
-    if (this.problems.has(root)) return null;
+    if (this.problems.has(key)) return null;
     try {
       const project = openProject(root, process.env, { resident: true });
-      this.projects.set(root, project);
+      this.projects.set(key, project);
       this.onOpened(project);
       return project;
     } catch (error) {
-      this.problems.set(root, { root, message: (error as Error).message });
+      this.problems.set(key, { root, message: (error as Error).message });
       return null;
     }
   }

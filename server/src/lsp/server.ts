@@ -1,10 +1,10 @@
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { URI } from 'vscode-uri';
 import { type AgentSessionActivity, CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
 import { AnchorKeeper } from '../anchors/anchorKeeper';
 import { compact } from '../capacity/compact';
 import { DocumentDeclarations } from './documentDeclarations';
+import { documentPath } from './documentPath';
 import { registerMemoryRequests } from './memoryRequests';
 import { registerViewRequests } from './viewRequests';
 import { refreshHookShim, registerClaudeRequests } from './claudeRequests';
@@ -148,8 +148,9 @@ export function runLanguageServer(): Connection {
     }
     const requestedWindow = (params.initializationOptions as { windowId?: unknown } | undefined)?.windowId;
     if (typeof requestedWindow === 'string' && requestedWindow) windowId = requestedWindow;
-    const folders = (params.workspaceFolders ?? []).map((f) => URI.parse(f.uri).fsPath);
-    if (folders.length === 0 && params.rootUri) folders.push(URI.parse(params.rootUri).fsPath);
+    const folders = (params.workspaceFolders ?? []).map((f) => documentPath(f.uri)).filter((f) => f !== null);
+    const rootFolder = params.rootUri ? documentPath(params.rootUri) : null;
+    if (folders.length === 0 && rootFolder !== null) folders.push(rootFolder);
     projects.setWorkspaceFolders(folders);
     for (const problem of projects.openProblems()) connection.console.error(`Cannot open the memory of ${problem.root}: ${problem.message}`);
     codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;

@@ -116,8 +116,7 @@ function showsCompactions(filter: TimelineFilter, statuses: readonly string[]): 
  */
 export function registerViewRequests(connection: Connection, deps: CodeLensDeps, onChanged: () => void): void {
   const projectOf = (root: string | undefined): Project => {
-    const open = deps.projects.openProjects();
-    const project = root === undefined ? open[0] : open.find((p) => p.root === root);
+    const project = root === undefined ? deps.projects.openProjects()[0] : deps.projects.openAt(root);
     if (!project) throw new ResponseError(ErrorCodes.InvalidParams, root === undefined ? 'no project is open' : `${root} is not a project Engram has open`);
     return watched(project);
   };

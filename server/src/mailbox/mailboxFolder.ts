@@ -3,7 +3,10 @@ import { lstatSync } from 'node:fs';
 /**
  * Why `folder` must not be used as a mailbox, or null when it may: a request carries a hook's
  * input and a reply becomes the agent's context, so the folder must be a real folder (not a
- * link) of this user's own that no one else can enter. Windows has no such modes to check.
+ * link) of this user's own that no one else can enter (mode 0700 on POSIX). Windows has no such
+ * modes: there the folder is in `%LOCALAPPDATA%\engram\run`, inside the user's profile, whose
+ * ACL lets in only the user, SYSTEM and administrators, and which new folders inherit (an
+ * ENGRAM_HOME elsewhere gets that place's ACL).
  */
 export function mailboxFolderProblem(folder: string): string | null {
   let stat;

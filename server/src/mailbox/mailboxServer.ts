@@ -42,7 +42,11 @@ function parseRequest(text: string): MailboxRequest | string {
   return parsed.success ? parsed.data : parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
 }
 
-/** A private folder of this user's own, emptied of a previous server's leftovers. */
+/**
+ * A private folder of this user's own, emptied of a previous server's leftovers. New folders
+ * (`run/` too) are made 0700 — a umask can only take bits away; a leftover of this user's own is
+ * closed again; a link, a file or another user's folder is refused (mailboxFolder.ts).
+ */
 function prepareFolder(folder: string): void {
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   if (process.platform !== 'win32') chmodSync(folder, 0o700);

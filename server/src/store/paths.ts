@@ -2,30 +2,81 @@ import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '../util/hashing';
+import { namesBelow, pathKey } from './pathIdentity';
+import { hostPaths, type PlatformPaths } from './platformPaths';
 
 /**
- * Where Engram keeps its data: `$ENGRAM_HOME`, else the platform's per-user data folder.
- * Never inside the user's repository.
+ * The user's home folder as the platform's own tools find it: USERPROFILE on Windows (what
+ * Node's os.homedir() and so Claude Code use there), HOME elsewhere.
  */
-export function engramHome(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ENGRAM_HOME) return path.resolve(env.ENGRAM_HOME);
-  const home = env.HOME || env.USERPROFILE || os.homedir();
-  switch (process.platform) {
+export function userHome(env: NodeJS.ProcessEnv = process.env, paths: PlatformPaths = hostPaths): string {
+  const home = paths.platform === 'win32' ? env.USERPROFILE || env.HOME : env.HOME;
+  return home || os.homedir();
+}
+
+/**
+ * Where Engram keeps its data: `$ENGRAM_HOME`, else the platform's per-user data folder —
+ * `%LOCALAPPDATA%\engram`, `~/Library/Application Support/engram`, `$XDG_DATA_HOME/engram` or
+ * `~/.local/share/engram`. Never inside the user's repository.
+ */
+export function engramHome(env: NodeJS.ProcessEnv = process.env, paths: PlatformPaths = hostPaths): string {
+  const p = paths.path;
+  if (env.ENGRAM_HOME) return p.resolve(env.ENGRAM_HOME);
+  const home = userHome(env, paths);
+  switch (paths.platform) {
     case 'darwin':
-      return path.join(home, 'Library', 'Application Support', 'engram');
+      return p.join(home, 'Library', 'Application Support', 'engram');
     case 'win32':
-      return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'engram');
+      return p.join(env.LOCALAPPDATA || p.join(home, 'AppData', 'Local'), 'engram');
     default:
-      return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'engram');
+      // The XDG spec says to ignore a relative value: it would move the data with the cwd.
+      return p.join(env.XDG_DATA_HOME && p.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : p.join(home, '.local', 'share'), 'engram');
   }
 }
 
-/** The database file of one project, derived from its absolute root path alone. */
-export function databasePathFor(projectRoot: string, env: NodeJS.ProcessEnv = process.env): string {
-  const root = path.resolve(projectRoot);
-  const digest = sha256Hex(root).slice(0, 16);
-  const slug = path.basename(root).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'root';
-  return path.join(engramHome(env), 'projects', `${slug}-${digest}`, 'memory.db');
+/** `<basename>-<sha256(key)[0:16]>/memory.db` in the projects folder: readable in a file manager, unique per key. */
+function databaseFileIn(projectsFolder: string, key: string, paths: PlatformPaths): string {
+  const digest = sha256Hex(key).slice(0, 16);
+  const slug = paths.path.basename(key).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'root';
+  return paths.path.join(projectsFolder, `${slug}-${digest}`, 'memory.db');
+}
+
+/**
+ * How a root may have been spelled when keys were the root as given: as given, and on Windows
+ * with the drive letter in either case — VS Code says `c:\Repo`, terminals `C:\Repo`.
+ */
+function spellingsBeforeCaseFolding(root: string, paths: PlatformPaths): string[] {
+  const drive = paths.platform === 'win32' ? /^[A-Za-z](?=:)/.exec(root)?.[0] : undefined;
+  if (!drive) return [root];
+  const rest = root.slice(1);
+  return [...new Set([root, drive.toLowerCase() + rest, drive.toUpperCase() + rest])];
+}
+
+/** Where a project's database is made, and where an older Engram may already have made it. */
+export interface DatabaseLocations {
+  /** Keyed by `pathKey`: one file for every spelling of the root. */
+  readonly current: string;
+  /**
+   * Keyed by the root as spelled, as before keys were case-folded; used while one exists, so no
+   * one loses memories. None where case counts: there the key is the root as it always was.
+   */
+  readonly earlier: readonly string[];
+}
+
+export function databaseLocations(projectRoot: string, env: NodeJS.ProcessEnv = process.env, paths: PlatformPaths = hostPaths): DatabaseLocations {
+  const projectsFolder = paths.path.join(engramHome(env, paths), 'projects');
+  const current = databaseFileIn(projectsFolder, pathKey(projectRoot, paths), paths);
+  if (!paths.caseInsensitive) return { current, earlier: [] };
+  const earlier = spellingsBeforeCaseFolding(paths.path.resolve(projectRoot), paths)
+    .map((spelling) => databaseFileIn(projectsFolder, spelling, paths))
+    .filter((file) => file !== current);
+  return { current, earlier };
+}
+
+/** The database file of one project, derived from its absolute root path alone (see `databaseLocations`). */
+export function databasePathFor(projectRoot: string, env: NodeJS.ProcessEnv = process.env, paths: PlatformPaths = hostPaths): string {
+  const { current, earlier } = databaseLocations(projectRoot, env, paths);
+  return earlier.find((file) => existsSync(file)) ?? current;
 }
 
 function isGitRoot(dir: string): boolean {
@@ -54,11 +105,14 @@ export function resolveProjectRoot(start: string, env: NodeJS.ProcessEnv = proce
   return ancestors.find((candidate) => existsSync(databasePathFor(candidate, env))) ?? dir;
 }
 
-/** A project-relative path with '/' separators, or null when the file is outside the project. */
-export function toProjectPath(projectRoot: string, file: string): string | null {
-  const relative = path.relative(projectRoot, path.resolve(projectRoot, file));
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return null;
-  return relative.split(path.sep).join('/');
+/**
+ * A project-relative path with '/' separators, or null when the file is outside the project (or
+ * is its root). The names below the root are kept as `file` spells them; the root itself may be
+ * spelled differently where case does not count.
+ */
+export function toProjectPath(projectRoot: string, file: string, paths: PlatformPaths = hostPaths): string | null {
+  const names = namesBelow(projectRoot, paths.path.resolve(projectRoot, file), paths);
+  return names && names.length > 0 ? names.join('/') : null;
 }
 
 /** Where a project path goes when `from` (a file or a folder) is renamed to `to`; null when unaffected. */

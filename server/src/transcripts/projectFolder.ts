@@ -1,18 +1,18 @@
-import os from 'node:os';
-import path from 'node:path';
+import { userHome } from '../store/paths';
+import { hostPaths, type PlatformPaths } from '../store/platformPaths';
 
 /** Claude Code cuts longer folder names and appends a hash so distinct long paths stay distinct. */
 const MAX_FOLDER_NAME = 200;
 
-/** Claude Code's settings and transcripts folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
-export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
+/** Claude Code's settings and transcripts folder: `CLAUDE_CONFIG_DIR`, else `.claude` in the user's home (USERPROFILE on Windows). */
+export function claudeConfigDir(env: NodeJS.ProcessEnv, paths: PlatformPaths = hostPaths): string {
   if (env.CLAUDE_CONFIG_DIR) return env.CLAUDE_CONFIG_DIR;
-  return path.join(env.HOME || env.USERPROFILE || os.homedir(), '.claude');
+  return paths.path.join(userHome(env, paths), '.claude');
 }
 
 /** The folder that holds one transcript folder per project (per encoded cwd). */
-export function projectsDir(env: NodeJS.ProcessEnv): string {
-  return path.join(claudeConfigDir(env), 'projects');
+export function projectsDir(env: NodeJS.ProcessEnv, paths: PlatformPaths = hostPaths): string {
+  return paths.path.join(claudeConfigDir(env, paths), 'projects');
 }
 
 /** Java's `String.hashCode`, which Claude Code uses to tell apart long paths cut to the same prefix. */

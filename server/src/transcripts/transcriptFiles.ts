@@ -1,6 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
+import { foldCase, isSameOrInside } from '../store/pathIdentity';
+import { hostPaths, type PlatformPaths } from '../store/platformPaths';
 import { readNewLines } from './lineReader';
 import { encodeProjectFolder, projectsDir, subfolderPrefix } from './projectFolder';
 
@@ -42,11 +44,6 @@ async function sessionCwd(file: string): Promise<string | null> {
   return null;
 }
 
-function isInside(cwd: string, root: string): boolean {
-  const relative = path.relative(root, cwd);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 async function subagentFiles(folder: string, sessionId: string): Promise<TranscriptFile[]> {
   const dir = path.join(folder, sessionId, 'subagents');
   return (await listDir(dir))
@@ -59,7 +56,7 @@ async function subagentFiles(folder: string, sessionId: string): Promise<Transcr
  * lossy (`/a/b-c` and `/a/b/c` share one), so each session is confirmed by its recorded cwd; in the
  * project's own folder a session whose cwd cannot be read yet is kept.
  */
-async function transcriptsIn(folder: string, root: string, isOwnFolder: boolean): Promise<TranscriptFile[]> {
+async function transcriptsIn(folder: string, root: string, isOwnFolder: boolean, paths: PlatformPaths): Promise<TranscriptFile[]> {
   const entries = await listDir(folder);
   const sessionIds = new Set<string>();
   for (const entry of entries) {
@@ -74,25 +71,31 @@ async function transcriptsIn(folder: string, root: string, isOwnFolder: boolean)
     const probe = hasMain ? mainFile : subagents[0]?.path;
     if (!probe) continue;
     const cwd = await sessionCwd(probe);
-    if (cwd === null ? !isOwnFolder : !isInside(cwd, root)) continue;
+    if (cwd === null ? !isOwnFolder : !isSameOrInside(root, cwd, paths)) continue;
     if (hasMain) found.push({ path: mainFile, sessionId, kind: 'session' });
     found.push(...subagents);
   }
   return found;
 }
 
-/** Every Claude Code transcript (sessions and sub-agents) of sessions whose cwd is `projectRoot` or inside it. */
-export async function findTranscripts(projectRoot: string, env: NodeJS.ProcessEnv): Promise<TranscriptFile[]> {
-  const root = path.resolve(projectRoot);
+/**
+ * Every Claude Code transcript (sessions and sub-agents) of sessions whose cwd is `projectRoot` or
+ * inside it. `paths` says how the project's and the sessions' paths compare: on Windows and macOS
+ * `C:\Repo`, `c:\Repo` and `C:\repo` are one folder, and so are their transcript folders
+ * (`C--Repo`, `c--Repo`), which Claude Code names after the cwd as it was spelled.
+ */
+export async function findTranscripts(projectRoot: string, env: NodeJS.ProcessEnv, paths: PlatformPaths = hostPaths): Promise<TranscriptFile[]> {
+  const root = paths.path.resolve(projectRoot);
   const base = projectsDir(env);
-  const ownFolder = encodeProjectFolder(root);
-  const prefix = subfolderPrefix(root);
+  const fold = (name: string) => foldCase(name, paths);
+  const ownFolder = fold(encodeProjectFolder(root));
+  const prefix = fold(subfolderPrefix(root));
   const found: TranscriptFile[] = [];
   for (const entry of await listDir(base)) {
     if (!entry.isDirectory()) continue;
-    const isOwnFolder = entry.name === ownFolder;
-    if (!isOwnFolder && !entry.name.startsWith(prefix)) continue;
-    found.push(...(await transcriptsIn(path.join(base, entry.name), root, isOwnFolder)));
+    const isOwnFolder = fold(entry.name) === ownFolder;
+    if (!isOwnFolder && !fold(entry.name).startsWith(prefix)) continue;
+    found.push(...(await transcriptsIn(path.join(base, entry.name), root, isOwnFolder, paths)));
   }
   return found.sort((a, b) => a.path.localeCompare(b.path));
 }
