@@ -78,8 +78,25 @@ export function codeServerEntry() {
 // watcher, no extension host), so load each one with Node 24 right after installing.
 const CODE_SERVER_NATIVE_MODULES = {
   '.': ['argon2'],
-  'lib/vscode': ['@vscode/spdlog', '@vscode/sqlite3', '@vscode/native-watchdog', 'kerberos', 'node-pty', '@parcel/watcher'],
+  'lib/vscode': ['@vscode/spdlog', '@vscode/sqlite3', '@vscode/native-watchdog', 'node-pty', '@parcel/watcher'],
 };
+
+// VS Code dependencies left out of code-server's nested install. kerberos only serves Kerberos
+// (Negotiate) proxy authentication, which VS Code loads lazily with `import('kerberos')` and does
+// without when it is missing; building it needs krb5's headers (Debian's libkrb5-dev), and its
+// prebuilt binary comes from GitHub, so on a machine with neither the whole install failed.
+const CODE_SERVER_DROPPED_DEPENDENCIES = ['kerberos'];
+
+/** Removes those dependencies from lib/vscode's package.json before its postinstall installs it. */
+function dropVscodeDependencies(vscodeDir) {
+  const file = join(vscodeDir, 'package.json');
+  const pkg = JSON.parse(readFileSync(file, 'utf8'));
+  const mentions = (key) => CODE_SERVER_DROPPED_DEPENDENCIES.some((name) => key === name || key.startsWith(`${name}@`));
+  for (const field of ['dependencies', 'optionalDependencies', 'overrides', 'allowScripts']) {
+    for (const key of Object.keys(pkg[field] ?? {})) if (mentions(key)) delete pkg[field][key];
+  }
+  writeFileSync(file, JSON.stringify(pkg, null, 2) + '\n');
+}
 
 /** Installs code-server (a few minutes, ~600 MB) if missing; returns the entry script to run with Node 24. */
 export async function ensureCodeServer() {
@@ -107,27 +124,29 @@ export async function ensureCodeServer() {
     const logFile = `${CODE_SERVER_DIR}.log`;
     process.stderr.write(`toolchain: installing code-server@${CODE_SERVER_VERSION} into ${CODE_SERVER_DIR} (~2 min, log: ${logFile})\n`);
     const started = Date.now();
+    // Two steps so that lib/vscode's package.json can be trimmed before code-server's postinstall
+    // runs `npm install` in there: fetch without scripts, trim, then run the scripts (argon2's,
+    // code-server's postinstall) with `npm rebuild`.
+    const env = {
+      // code-server's postinstall runs `npm` again inside lib/vscode: Node 24 must be the
+      // `node` those nested installs and node-gyp see, and its headers the ones compiled against
+      // (the user npmrc here says nodedir=/usr, Node 20's headers).
+      PATH: `${dirname(node24)}:${process.env.PATH}`,
+      npm_config_nodedir: nodeDir(24),
+      // Nested installs have no allowScripts of their own; keep the policy advisory there and
+      // make sure no user/global config switches scripts off.
+      npm_config_ignore_scripts: 'false',
+      npm_config_strict_allow_scripts: 'false',
+      npm_config_update_notifier: 'false',
+      // Under `npm start` the outer npm (Node 20) exports its user agent, and the nested npm
+      // takes it as config: code-server's postinstall reads the Node version from it and
+      // refused with "requires node v24". Left unset, npm describes itself.
+      npm_config_user_agent: undefined,
+    };
+    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: CODE_SERVER_DIR, logFile, env });
+    dropVscodeDependencies(join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'lib', 'vscode'));
     // --foreground-scripts: the postinstall's compiler output goes to the log, in order.
-    await run('npm', ['install', '--no-audit', '--no-fund', '--foreground-scripts'], {
-      cwd: CODE_SERVER_DIR,
-      logFile,
-      env: {
-        // code-server's postinstall runs `npm` again inside lib/vscode: Node 24 must be the
-        // `node` those nested installs and node-gyp see, and its headers the ones compiled against
-        // (the user npmrc here says nodedir=/usr, Node 20's headers).
-        PATH: `${dirname(node24)}:${process.env.PATH}`,
-        npm_config_nodedir: nodeDir(24),
-        // Nested installs have no allowScripts of their own; keep the policy advisory there and
-        // make sure no user/global config switches scripts off.
-        npm_config_ignore_scripts: 'false',
-        npm_config_strict_allow_scripts: 'false',
-        npm_config_update_notifier: 'false',
-        // Under `npm start` the outer npm (Node 20) exports its user agent, and the nested npm
-        // takes it as config: code-server's postinstall reads the Node version from it and
-        // refused with "requires node v24". Left unset, npm describes itself.
-        npm_config_user_agent: undefined,
-      },
-    });
+    await run('npm', ['rebuild', '--foreground-scripts'], { cwd: CODE_SERVER_DIR, logFile, append: true, env });
     await checkNativeModules(node24, join(CODE_SERVER_DIR, 'node_modules', 'code-server'), logFile);
     writeFileSync(CODE_SERVER_MARKER, `${new Date().toISOString()}\n`);
     process.stderr.write(`toolchain: code-server installed in ${Math.round((Date.now() - started) / 1000)} s\n`);
@@ -158,9 +177,9 @@ async function checkNativeModules(node, packageDir, logFile) {
 }
 
 /** Runs a command with its output going to logFile; rejects with the log's last lines on failure. */
-export function run(command, args, { cwd, logFile, env = {} }) {
+export function run(command, args, { cwd, logFile, append = false, env = {} }) {
   return new Promise((resolvePromise, reject) => {
-    const log = createWriteStream(logFile, { flags: 'w' });
+    const log = createWriteStream(logFile, { flags: append ? 'a' : 'w' });
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.pipe(log, { end: false });
     child.stderr.pipe(log, { end: false });
