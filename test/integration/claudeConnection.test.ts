@@ -50,7 +50,8 @@ describe('the memory server and Claude Code hooks together', () => {
   it('connects and disconnects Claude Code for the project', async () => {
     const before = (await lsp.connection.sendRequest('engram/claudeConnection', {})) as ClaudeConnection;
     assert.equal(before.connected, false);
-    const connected = (await lsp.connection.sendRequest('engram/connectClaude', { share: false })) as ClaudeConnection;
+    // The workspace folder's own URI, as the Connect Claude Code command sends it.
+    const connected = (await lsp.connection.sendRequest('engram/connectClaude', { uri: pathToFileURL(root).href, share: false })) as ClaudeConnection;
     assert.equal(connected.connected, true);
     assert.equal(connected.mcp, 'local');
     const shim = path.join(env.ENGRAM_HOME!, 'bin', 'engram');

@@ -50,7 +50,8 @@ export function refreshHookShim(connection: Connection): void {
 
 export function registerClaudeRequests(connection: Connection, deps: CodeLensDeps, windowId: () => string): void {
   const projectOf = (uri: string | undefined): Project => {
-    const project = uri ? deps.projects.fileFor(uri)?.project : deps.projects.openProjects()[0];
+    // A file's URI or the workspace folder's own (what Connect Claude Code sends).
+    const project = uri ? deps.projects.projectFor(uri) : deps.projects.openProjects()[0];
     if (!project) throw new ResponseError(ErrorCodes.InvalidParams, uri ? `${uri} is not in a project Engram has open` : 'no project is open');
     return project;
   };

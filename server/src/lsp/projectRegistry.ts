@@ -39,18 +39,27 @@ export class ProjectRegistry {
   fileFor(uri: string): ProjectFile | null {
     const file = documentPath(uri, this.paths);
     if (file === null) return null;
-    // The innermost workspace folder holding the file: the fewest names between it and the file.
+    const project = this.projectHolding(file);
+    if (!project) return null;
+    const relative = toProjectPath(project.root, file, this.paths);
+    return relative === null ? null : { project, path: relative, file };
+  }
+
+  /** The project of a file or folder URI, the project's own folder included. */
+  projectFor(uri: string): Project | null {
+    const file = documentPath(uri, this.paths);
+    return file === null ? null : this.projectHolding(file);
+  }
+
+  /** The project of the innermost workspace folder holding `file`: the fewest names between them. */
+  private projectHolding(file: string): Project | null {
     let folder: string | undefined;
     let fewest = Infinity;
     for (const candidate of this.folders) {
       const below = namesBelow(candidate, file, this.paths);
       if (below && below.length < fewest) [folder, fewest] = [candidate, below.length];
     }
-    if (folder === undefined) return null;
-    const project = this.open(resolveProjectRoot(folder));
-    if (!project) return null;
-    const relative = toProjectPath(project.root, file, this.paths);
-    return relative === null ? null : { project, path: relative, file };
+    return folder === undefined ? null : this.open(resolveProjectRoot(folder));
   }
 
   /** The project at this root, however it is spelled, if this server has it open. */
