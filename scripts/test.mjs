@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureChromium } from './lib/chromium.mjs';
 import { modernNode } from './lib/toolchain.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -24,4 +25,12 @@ const files = kinds.flatMap((kind) =>
     .sort()
     .map((f) => path.join('test', kind, f)),
 );
+if (kinds.includes('e2e')) {
+  try {
+    ensureChromium();
+  } catch (error) {
+    process.stderr.write(`engram: ${error.message}\n`);
+    process.exit(1);
+  }
+}
 step(await modernNode(), ['--import', 'tsx', '--test', '--test-concurrency=1', ...files]);

@@ -25,6 +25,8 @@ export interface StartCodeServerOptions {
   settings?: Record<string, unknown>;
   /** More code-server flags. */
   extraArgs?: string[];
+  /** Hides every `node` on PATH from code-server and all it starts (Linux, root: scripts/lib/hideNode.mjs). */
+  hideNode?: boolean;
 }
 
 export interface CodeServer {

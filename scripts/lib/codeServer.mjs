@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { withoutNode } from './hideNode.mjs';
 import { ensureCodeServer, ensureNode } from './toolchain.mjs';
 
 const START_TIMEOUT_MS = 30_000;
@@ -200,6 +201,7 @@ async function startOnce(node, entry, {
   smokeTestDriver = false,
   settings = {},
   extraArgs = [],
+  hideNode = false,
 }) {
   const tempDir = mkdtempSync(join(tmpdir(), 'engram-code-server-'));
   userDataDir = resolve(userDataDir ?? join(tempDir, 'user-data'));
@@ -233,7 +235,9 @@ async function startOnce(node, entry, {
   let child;
   try {
     // Own process group: code-server leaves a file watcher and other helpers behind otherwise.
-    child = spawn(node, args, { env: childEnv, stdio: ['ignore', logFd, logFd], detached: true });
+    // hideNode: code-server itself runs on its own Node (an absolute path), as a packaged one does.
+    const [command, commandArgs] = hideNode ? withoutNode(node, args, childEnv) : [node, args];
+    child = spawn(command, commandArgs, { env: childEnv, stdio: ['ignore', logFd, logFd], detached: true });
   } finally {
     closeSync(logFd);
   }

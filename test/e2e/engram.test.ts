@@ -131,7 +131,7 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     setMachineSetting(server, 'engram.nodePath', '/nonexistent/node');
     const toast = workbench.page.locator('.notifications-toasts .notification-toast').filter({ hasText: 'Engram cannot start its memory server' });
     await toast.waitFor({ state: 'visible', timeout: 20_000 });
-    assert.match(await toast.innerText(), /\/nonexistent\/node \(from setting\) did not run/);
+    assert.match(await toast.innerText(), /The engram\.nodePath setting \(\/nonexistent\/node\) cannot run Engram/);
     assert.equal(await toast.getByRole('button', { name: 'Set Node Path' }).count(), 1);
     const failed = await eventually('the status item to drop its count', async () => {
       const status = await statusBarText(workbench.page, 'engram');

@@ -12,7 +12,6 @@ import {
 import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
-import { describeRuntimeOrigin } from '../../../server/src/runtime/runtimeOrigin';
 import { resolveServerRuntime, runtimeEnv, type RuntimeResolution, type ServerRuntime } from './serverRuntime';
 import { windowMailbox } from './windowMailbox';
 
@@ -73,7 +72,8 @@ export class MemoryServer implements vscode.Disposable {
     this.runtimeError = undefined;
     const { runtime } = resolution;
     for (const reason of runtime.passedOver) this.log.warn(`Not running the memory server on ${reason}`);
-    const runsOn = `${runtime.detail}, ${describeRuntimeOrigin(runtime.origin)}`;
+    // The detail names the origin: "Node v24.9.0 at … (the editor's own runtime)".
+    const runsOn = runtime.detail;
     this.log.info(`Starting the memory server on ${runsOn}`);
     this.client = this.createClient(runtime);
     followBackfillProgress(this.client);

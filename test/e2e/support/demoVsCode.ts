@@ -27,7 +27,7 @@ export interface DemoVsCode {
  * Code (code-server) with throwaway user-data and extensions folders, open on a seeded copy of the
  * demo workspace, with Engram's data in a throwaway folder too.
  */
-export async function startDemoVsCode(work: string, settings: Record<string, unknown> = {}): Promise<DemoVsCode> {
+export async function startDemoVsCode(work: string, settings: Record<string, unknown> = {}, options: { hideNode?: boolean } = {}): Promise<DemoVsCode> {
   const toolchain = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'toolchain.mjs'));
   const codeServer = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'codeServer.mjs'));
   const demo = await import(path.join(REPO_ROOT, 'scripts', 'lib', 'demo.mjs'));
@@ -38,6 +38,6 @@ export async function startDemoVsCode(work: string, settings: Record<string, unk
   const extensionsDir = path.join(work, 'extensions');
   const userDataDir = path.join(work, 'user-data');
   await codeServer.installVsix({ vsix, extensionsDir, userDataDir });
-  const server = (await codeServer.startCodeServer({ folder: prepared.workspaceDir, extensionsDir, userDataDir, env: { ENGRAM_HOME: prepared.engramHome }, settings })) as CodeServer;
+  const server = (await codeServer.startCodeServer({ folder: prepared.workspaceDir, extensionsDir, userDataDir, env: { ENGRAM_HOME: prepared.engramHome }, settings, ...options })) as CodeServer;
   return { server, demoDir: prepared.workspaceDir, engramHome: prepared.engramHome, seededIds: prepared.ids };
 }

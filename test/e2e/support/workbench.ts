@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve, basename } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.ENGRAM_CHROMIUM ?? '/usr/bin/chromium';
+import { CHROMIUM_PATH } from '../../../scripts/lib/chromium.mjs';
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -38,6 +38,8 @@ export interface RunClaudeOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** Default 60 s; the whole process group is killed after it. */
   readonly timeoutMs?: number;
+  /** Hide every `node` on PATH from the CLI and its hooks (scripts/lib/hideNode.mjs). */
+  readonly hideNode?: boolean;
 }
 
 export interface ClaudeRun {
@@ -198,7 +200,13 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
   };
 
   const bridge = [process.execPath, '-e', BRIDGE, '--', socketPath, isolated?.ip ?? '', binary, ...args];
-  const command = isolated ? [isolated.unshare, ...isolated.flags, ...bridge] : bridge;
+  const isolatedBridge = isolated ? [isolated.unshare, ...isolated.flags, ...bridge] : bridge;
+  let command = isolatedBridge;
+  if (options.hideNode) {
+    const { withoutNode } = await import('../../../scripts/lib/hideNode.mjs');
+    const [program, programArgs] = withoutNode(isolatedBridge[0]!, isolatedBridge.slice(1), env);
+    command = [program, ...programArgs];
+  }
 
   const standIn = await startStandInApi(options.script, { socketPath });
   const started = Date.now();
