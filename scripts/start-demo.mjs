@@ -15,8 +15,9 @@ const base = path.join(os.tmpdir(), 'engram-demo');
 const vsix = path.join(base, 'engram.vsix');
 
 await ensureCodeServer();
+const node = await modernNode();
 execFileSync(process.execPath, [path.join(root, 'scripts', 'package.mjs'), '--out', vsix], { cwd: root, stdio: 'inherit' });
-const { workspaceDir, engramHome, ids } = prepareDemo({ workspaceDir: path.join(base, 'shop'), engramHome: path.join(base, 'engram-home'), node: await modernNode() });
+const { workspaceDir, engramHome, ids } = prepareDemo({ workspaceDir: path.join(base, 'shop'), engramHome: path.join(base, 'engram-home'), node });
 const extensionsDir = path.join(base, 'extensions');
 const userDataDir = path.join(base, 'user-data');
 await installVsix({ vsix, extensionsDir, userDataDir });
@@ -29,7 +30,7 @@ Engram demo is running in VS Code (code-server ${server.url}).
   Workspace: ${workspaceDir} (a copy of demo/)
   Memories:  ${ids.length} seeded into ENGRAM_HOME=${engramHome}
   Try:       open src/db.ts and hover inside query(); run "Engram: Show Memory Stats";
-             ENGRAM_HOME=${engramHome} node dist/engram.js recall --project ${workspaceDir} --file src/db.ts
+             ENGRAM_HOME=${engramHome} ${node === process.execPath ? 'node' : node} dist/engram.js recall --project ${workspaceDir} --file src/db.ts
 
 Press Ctrl+C to stop.`);
 
