@@ -3,6 +3,7 @@
 //   npm run package                          every target, as engram-<target>-<version>.vsix
 //   npm run package -- --target linux-x64    one target
 //   node scripts/package.mjs --out FILE      this machine's target, to FILE (the demo and e2e)
+//   --out-dir DIR                            where the VSIXs go (default: the repository)
 import { createVSIX } from '@vscode/vsce';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -32,7 +33,7 @@ function hostTarget() {
   return Object.keys(TARGETS).find((target) => TARGETS[target] === binding);
 }
 
-const { values } = parseArgs({ options: { target: { type: 'string', multiple: true }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { target: { type: 'string', multiple: true }, out: { type: 'string' }, 'out-dir': { type: 'string' } } });
 const targets = values.target ?? (values.out ? [hostTarget()] : Object.keys(TARGETS));
 for (const target of targets) {
   if (!(target in TARGETS)) {
@@ -61,7 +62,7 @@ function stage(target) {
 }
 
 for (const target of targets) {
-  const out = path.resolve(values.out ?? path.join(root, `${name}-${target}-${version}.vsix`));
+  const out = path.resolve(values.out ?? path.join(values['out-dir'] ?? root, `${name}-${target}-${version}.vsix`));
   mkdirSync(path.dirname(out), { recursive: true });
   const dir = stage(target);
   // vsce prints every VSIX's file tree; one line per target is enough, warnings and errors still show.

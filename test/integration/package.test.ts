@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { REPO_ROOT } from '../support/engramProcess';
+import { tempDir } from '../support/tempDirs';
+import { zipEntries } from '../support/zipEntries';
+
+const BINDINGS: Record<string, string> = {
+  'win32-x64': 'win32-x64',
+  'win32-arm64': 'win32-arm64',
+  'darwin-x64': 'darwin-x64',
+  'darwin-arm64': 'darwin-arm64',
+  'linux-x64': 'linux-x64',
+  'linux-arm64': 'linux-arm64',
+  'alpine-x64': 'linuxmusl-x64',
+  'alpine-arm64': 'linuxmusl-arm64',
+};
+
+describe('npm run package', () => {
+  it('makes one VSIX per VS Code target, each with exactly the SQLite binding of its platform and its target in the manifest', () => {
+    const out = tempDir('engram-vsix-');
+    const printed = execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), '--out-dir', out], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.deepEqual(readdirSync(out).sort(), Object.keys(BINDINGS).map((target) => `engram-${target}-${version}.vsix`).sort());
+    for (const [target, binding] of Object.entries(BINDINGS)) {
+      const file = path.join(out, `engram-${target}-${version}.vsix`);
+      const entries = zipEntries(file);
+      const names = entries.map((e) => e.name);
+      assert.deepEqual(names.filter((n) => n.endsWith('.node')), [`extension/dist/native/${binding}.node`], target);
+      assert.ok(names.includes('extension/dist/engram.js') && names.includes('extension/dist/extension.js'), target);
+      assert.equal(names.filter((n) => n.endsWith('.map') || n.includes('node_modules/')).length, 0, target);
+      const manifest = entries.find((e) => e.name === 'extension.vsixmanifest')!.read().toString('utf8');
+      assert.match(manifest, new RegExp(`TargetPlatform="${target}"`), target);
+      assert.match(printed, new RegExp(`engram-${target}-${version}\\.vsix: ${target}, \\d+\\.\\d\\d MiB`));
+    }
+  });
+});
