@@ -28,6 +28,17 @@ describe('the engram CLI', () => {
     for (const command of ['doctor', 'stats', 'remember', 'recall', 'export', 'import', 'lsp']) assert.match(stdout, new RegExp(`^  ${command} `, 'm'));
   });
 
+  it('starts without loading node:child_process or node:crypto, which only rare paths need (each costs a hook ms)', async () => {
+    const env = isolatedEnv();
+    const printer = path.join(tempDir(), 'print-modules.js');
+    writeFileSync(printer, "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList)));\n");
+    const { code, stderr } = await runEngram(['--version'], { env: { ...env, NODE_OPTIONS: `--require ${printer}` } });
+    assert.equal(code, 0);
+    const loaded = JSON.parse(stderr) as string[];
+    assert.ok(loaded.includes('NativeModule fs'), 'the list is the real one');
+    assert.deepEqual(loaded.filter((m) => /^NativeModule (child_process|crypto)$/.test(m)), []);
+  });
+
   it('answers an unknown command, an unknown flag or a missing argument with usage and exit code 2', async () => {
     const env = isolatedEnv();
     const unknown = await runEngram(['frobnicate'], { env });

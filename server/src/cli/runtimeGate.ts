@@ -1,11 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { logHook } from '../hooks/hookLog';
 import { RUNTIME_ORIGIN_ENV } from '../runtime/runtimeOrigin';
 import { canLoadSqlite, MIN_NODE_VERSION } from '../runtime/runtimeRequirement';
 import type { CliIO } from './command';
-
 
 /**
  * The runtime the memory server runs on (the editor's own, as a rule), which the shim names when
@@ -34,6 +32,8 @@ export function gateRuntime(argv: readonly string[], io: CliIO, versions: NodeJS
     const env: NodeJS.ProcessEnv = { ...io.env, ELECTRON_RUN_AS_NODE: '1', [RUNTIME_ORIGIN_ENV]: io.env[FALLBACK_ORIGIN_ENV] };
     delete env[FALLBACK_RUNTIME_ENV];
     delete env[FALLBACK_ORIGIN_ENV];
+    // Loaded here: node:child_process costs every command's start 3-5 ms, and this path is rare.
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
     // A hook's stdin may already have been read (to ask the memory server): it is passed on.
     const result = spawnSync(fallback, [process.argv[1] ?? '', ...argv], {
       stdio: io.stdin ? ['pipe', 'inherit', 'inherit'] : 'inherit',
@@ -42,9 +42,10 @@ export function gateRuntime(argv: readonly string[], io: CliIO, versions: NodeJS
       cwd: io.cwd,
       windowsHide: true,
     });
-    if (!result.error) return { run: false, exitCode: result.status ?? 1 };
+    // A hook exits 0 whatever happened to it there (it logs for itself).
+    if (!result.error) return { run: false, exitCode: argv[0] === 'hook' ? 0 : (result.status ?? 1) };
   }
-  const message = `Engram needs Node.js ${MIN_NODE_VERSION} or newer; this is Node ${versions.node} (${process.execPath}). Install a current Node.js, or run Engram from VS Code ${'≥'} 1.101, whose own runtime it uses.`;
+  const message = `Engram needs Node.js ${MIN_NODE_VERSION} or newer; this is Node ${versions.node} (${process.execPath}). Install a current Node.js, or run Engram from VS Code ≥ 1.101, whose own runtime it uses.`;
   if (argv[0] === 'hook') {
     logHook(io.env, { event: argv[1] ?? '?', session: '-', outcome: 'refused', ms: 0, detail: message });
     return { run: false, exitCode: 0 };
