@@ -25,7 +25,7 @@ export interface StartCodeServerOptions {
   settings?: Record<string, unknown>;
   /** More code-server flags. */
   extraArgs?: string[];
-  /** Hides every `node` on PATH from code-server and all it starts (Linux, root: scripts/lib/hideNode.mjs). */
+  /** Gives code-server, and all it starts, a PATH with no `node` on it (scripts/lib/hideNode.mjs). */
   hideNode?: boolean;
 }
 

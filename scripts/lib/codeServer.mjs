@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { withoutNode } from './hideNode.mjs';
+import { pathWithoutNode } from './hideNode.mjs';
 import { ensureCodeServer, ensureNode } from './toolchain.mjs';
 
 const START_TIMEOUT_MS = 30_000;
@@ -236,8 +236,8 @@ async function startOnce(node, entry, {
   try {
     // Own process group: code-server leaves a file watcher and other helpers behind otherwise.
     // hideNode: code-server itself runs on its own Node (an absolute path), as a packaged one does.
-    const [command, commandArgs] = hideNode ? withoutNode(node, args, childEnv) : [node, args];
-    child = spawn(command, commandArgs, { env: childEnv, stdio: ['ignore', logFd, logFd], detached: true });
+    if (hideNode) childEnv.PATH = pathWithoutNode(join(tempDir, 'path-without-node'), childEnv);
+    child = spawn(node, args, { env: childEnv, stdio: ['ignore', logFd, logFd], detached: true });
   } finally {
     closeSync(logFd);
   }

@@ -1,21 +1,33 @@
-// "Nothing installed but the VSIX": runs a command with every `node` on PATH hidden, in a private
-// mount namespace (root only; /dev/null bound over each), so what it starts must make do without.
-import { existsSync, realpathSync } from 'node:fs';
+// "Nothing installed but the VSIX": a PATH with every program of the given one but `node`, as a
+// folder of links to them, so that what runs with it has no Node.js to find — as on a machine
+// without one. No root or namespaces needed (they fail in a chroot).
+import { mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** The real files of every `node` on PATH. */
-export function nodesOnPath(env = process.env) {
-  const found = new Set();
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    const candidate = dir && join(dir, 'node');
-    if (candidate && existsSync(candidate)) found.add(realpathSync(candidate));
-  }
-  return [...found];
-}
+const HIDDEN = new Set(['node', 'nodejs']);
 
-/** [command, args] that run `command args` with no `node` on PATH; throws where that cannot be arranged. */
-export function withoutNode(command, args, env = process.env) {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) throw new Error('hiding node needs Linux and root (a mount namespace)');
-  const script = 'for f in "$@"; do [ "$f" = -- ] && break; mount --bind /dev/null "$f" || exit 125; done; while [ "$1" != -- ]; do shift; done; shift; exec "$@"';
-  return ['unshare', ['-m', '--propagation', 'private', '/bin/sh', '-c', script, 'sh', ...nodesOnPath(env), '--', command, ...args]];
+/** Fills `dir` with links to each program on `env.PATH` (the first of each name) but node; returns the PATH to use. */
+export function pathWithoutNode(dir, env = process.env) {
+  mkdirSync(dir, { recursive: true });
+  const linked = new Set(HIDDEN);
+  for (const folder of (env.PATH ?? '').split(delimiter)) {
+    let names;
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (linked.has(name)) continue;
+      const target = join(folder, name);
+      try {
+        if (statSync(target).isDirectory()) continue;
+      } catch {
+        continue;
+      }
+      symlinkSync(target, join(dir, name));
+      linked.add(name);
+    }
+  }
+  return dir;
 }

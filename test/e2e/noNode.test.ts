@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { withoutNode } from '../../scripts/lib/hideNode.mjs';
+import { pathWithoutNode } from '../../scripts/lib/hideNode.mjs';
 import { runClaude } from '../support/claude/runClaude';
 import { messageText } from '../support/claude/standInApi';
 import { eventually } from '../support/eventually';
@@ -14,7 +14,7 @@ import { tempDir } from '../support/tempDirs';
 import { startDemoVsCode, type CodeServer } from './support/demoVsCode';
 import { hoverOnLine, openFile, openWorkbench, runCommand, statusBarText, type Workbench } from './support/workbench';
 
-describe('Engram with nothing installed but the VSIX', { timeout: 300_000, skip: process.platform !== 'linux' || process.getuid?.() !== 0 ? 'hiding node needs a Linux mount namespace (root)' : false }, () => {
+describe('Engram with nothing installed but the VSIX', { timeout: 300_000 }, () => {
   const work = tempDir('engram-no-node-');
   let server: CodeServer;
   let workbench: Workbench;
@@ -31,10 +31,10 @@ describe('Engram with nothing installed but the VSIX', { timeout: 300_000, skip:
     await server?.stop();
   });
 
-  it('has no node to run: the test machine\'s is hidden', () => {
-    const [command, args] = withoutNode('/bin/sh', ['-c', 'node --version']);
-    const result = spawnSync(command, args, { encoding: 'utf8' });
-    assert.notEqual(result.status, 0, result.stdout);
+  it('has no node on PATH, and every other program', () => {
+    const PATH = pathWithoutNode(path.join(work, 'path-check'));
+    const result = spawnSync('/bin/sh', ['-c', 'command -v node; command -v sh'], { env: { PATH }, encoding: 'utf8' });
+    assert.equal(result.stdout, `${path.join(PATH, 'sh')}\n`);
   });
 
   it('runs the memory server: the status bar is healthy, names the runtime, and hover shows the pinned constraint', async () => {
@@ -58,9 +58,8 @@ describe('Engram with nothing installed but the VSIX', { timeout: 300_000, skip:
     const shim = path.join(engramHome, 'bin', 'engram');
     assert.match(readFileSync(settings, 'utf8'), new RegExp(`${shim.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} hook session-start`));
 
-    const env = { ...process.env, ENGRAM_HOME: engramHome };
-    const [command, args] = withoutNode(shim, ['doctor', '--project', demoDir], env);
-    const doctor = spawnSync(command, args, { env, encoding: 'utf8', timeout: 30_000 });
+    const env = { ...process.env, ENGRAM_HOME: engramHome, PATH: pathWithoutNode(path.join(work, 'path-doctor')) };
+    const doctor = spawnSync(shim, ['doctor', '--project', demoDir], { env, encoding: 'utf8', timeout: 30_000 });
     assert.equal(doctor.status, 0, doctor.stdout + doctor.stderr);
     assert.match(doctor.stdout, /✓ runtime {5}Node v\d+\.\d+\.\d+ at .* \(the editor's own runtime\)\n/);
     assert.match(doctor.stdout, /✓ memories {4}5 active/);

@@ -38,7 +38,7 @@ export interface RunClaudeOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** Default 60 s; the whole process group is killed after it. */
   readonly timeoutMs?: number;
-  /** Hide every `node` on PATH from the CLI and its hooks (scripts/lib/hideNode.mjs). */
+  /** A PATH with no `node` on it for the CLI and its hooks (scripts/lib/hideNode.mjs). */
   readonly hideNode?: boolean;
 }
 
@@ -200,12 +200,10 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
   };
 
   const bridge = [process.execPath, '-e', BRIDGE, '--', socketPath, isolated?.ip ?? '', binary, ...args];
-  const isolatedBridge = isolated ? [isolated.unshare, ...isolated.flags, ...bridge] : bridge;
-  let command = isolatedBridge;
+  const command = isolated ? [isolated.unshare, ...isolated.flags, ...bridge] : bridge;
   if (options.hideNode) {
-    const { withoutNode } = await import('../../../scripts/lib/hideNode.mjs');
-    const [program, programArgs] = withoutNode(isolatedBridge[0]!, isolatedBridge.slice(1), env);
-    command = [program, ...programArgs];
+    const { pathWithoutNode } = await import('../../../scripts/lib/hideNode.mjs');
+    env.PATH = pathWithoutNode(path.join(home.root, `path-without-node-${run}`), env);
   }
 
   const standIn = await startStandInApi(options.script, { socketPath });
