@@ -8,6 +8,7 @@ import { newMemoryId } from '../../server/src/memory/ids';
 import type { Memory } from '../../server/src/memory/types';
 import { openDatabase } from '../../server/src/store/database';
 import { MemoryStore } from '../../server/src/store/memoryStore';
+import { loadSecretSet } from '../support/secretCorpus';
 import { tempDir } from '../support/tempDirs';
 
 /*
@@ -151,6 +152,11 @@ const LOOK_ALIKES: readonly { readonly name: string; readonly line: string }[] =
   { name: 'a kebab-case word that contains sk-', line: 'npm run task-runner-configuration-loader-with-defaults' },
 ];
 
+const noteMemory: Memory = {
+  id: newMemoryId(1), kind: 'note', title: 'a title', body: 'a body', why: null, source: 'user', sessionId: null, sourceRef: null,
+  createdAt: 1, updatedAt: 1, importance: 0.5, pin: 'none', status: 'active', files: [], symbols: [], anchor: null, meta: {},
+};
+
 describe('secret redaction', () => {
   it(`covers at least 40 realistic secret shapes (has ${SECRET_CASES.length})`, () => {
     assert.ok(SECRET_CASES.length >= 40);
@@ -189,6 +195,12 @@ describe('secret redaction', () => {
     for (const c of SECRET_CASES) assert.ok(!text.includes(c.secret), `${c.name} survived`);
   });
 
+  it('redacts a private key written in JSON with escaped newlines, through its END line', () => {
+    const body = pemBody(3).split('\n').join('\\n');
+    const json = `{"key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n", "kid": "k1"}`;
+    assert.equal(redactSecrets(json).text, '{"key": "[REDACTED:private-key]\\n", "kid": "k1"}');
+  });
+
   it('redacts a private key cut off before its END line, through the last line of key material', () => {
     const body = pemBody(4);
     const { text } = redactSecrets(`key:\n-----BEGIN RSA PRIVATE KEY-----\n${body}\n\nthen prose (here)`);
@@ -196,9 +208,79 @@ describe('secret redaction', () => {
   });
 });
 
-/** Spans a rule finds with no gate in front of it. */
+describe('what issue 21 found the redactor missing, or redacting wrongly', () => {
+  const value = 'Zq8vT2mKx91LpWc4';
+
+  it('redacts the value, not the next key, after a key that names another key', () => {
+    assert.equal(redactSecrets(`secret: password = "${value}"`).text, 'secret: password = "[REDACTED:generic-assignment]"');
+    assert.equal(redactSecrets(`secret: password="${value}"`).text, 'secret: password="[REDACTED:generic-assignment]"');
+  });
+
+  it('redacts passwords in a Go DSN, an env line, docker login, curl -u, mysqldump -p and XML, and a bare Vault token', () => {
+    const vault = `hvs.CAESI${'Jx7Kq2Lm9Np4Rs8Tv3Wy6Zb1Cd5Fg0Hj'.repeat(3)}`;
+    const cases: readonly (readonly [string, string])[] = [
+      [`app:${value}@tcp(db:3306)/orders`, 'app:[REDACTED:dsn-password]@tcp(db:3306)/orders'],
+      [`DB_PASS=${value}`, 'DB_PASS=[REDACTED:generic-assignment]'],
+      [`docker login -u ci -p ${value} registry.example.com`, 'docker login -u ci -p [REDACTED:command-line-password] registry.example.com'],
+      [`curl -u admin:${value} https://api.example.com`, 'curl -u admin:[REDACTED:command-line-password] https://api.example.com'],
+      [`mysqldump -uroot -p${value} orders`, 'mysqldump -uroot -p[REDACTED:command-line-password] orders'],
+      [`<password>${value}</password>`, '<password>[REDACTED:xml-secret]</password>'],
+      [`vault login ${vault}`, 'vault login [REDACTED:vault-token]'],
+    ];
+    for (const [line, redacted] of cases) assert.equal(redactSecrets(line).text, redacted, line);
+  });
+
+  it('keeps names of secrets: a header name, a token type, a secret manager path', () => {
+    for (const line of ['apiKeyHeader = "X-Acme-Api-Key"', 'token_type = "bearer"', 'secret_name = "prod/orders/database-credentials"']) {
+      assert.deepEqual(redactSecrets(line), { text: line, redactions: [] });
+    }
+  });
+
+  it('keeps a name of a secret under a meta key, and redacts a secret there', () => {
+    const meta = { token_type: 'bearer', secret_name: 'prod/orders/db', env: { DB_PASS: value } };
+    const stored = new Redactor().memory({ ...noteMemory, meta }).meta as typeof meta;
+    assert.deepEqual(stored, { token_type: 'bearer', secret_name: 'prod/orders/db', env: { DB_PASS: '[REDACTED:generic-assignment]' } });
+  });
+});
+
+describe('text cut short before it is stored (titles, summaries)', () => {
+  it('redacts a token cut by an ellipsis, from its prefix on', () => {
+    const cut = `ghp_${'aB3dE5fG7hJ9kL1m'}`;
+    assert.equal(redactSecrets(`Asked: push with ${cut}… please`).text, 'Asked: push with [REDACTED:truncated-token]… please');
+  });
+
+  it('redacts a private key flattened onto one line, cut short or whole', () => {
+    const lines = [pemBody(1), pemBody(1), pemBody(1)];
+    const flat = `-----BEGIN RSA PRIVATE KEY----- ${lines.join(' ')}`;
+    assert.equal(redactSecrets(`Asked: the key is ${flat.slice(0, 120)}…`).text, 'Asked: the key is [REDACTED:private-key]…');
+    assert.equal(redactSecrets(`${flat} -----END RSA PRIVATE KEY----- thanks`).text, '[REDACTED:private-key] thanks');
+  });
+
+  it('leaves a sentence or an identifier cut by an ellipsis as it was', () => {
+    for (const line of ['Asked: rename handleOAuth2CallbackRequestForTheNewFlow…', 'Edited src/auth/tokenStore.ts: the loop now waits…']) {
+      assert.equal(redactSecrets(line).text, line);
+    }
+  });
+});
+
+describe('Redactor.jsonText (state kept as JSON)', () => {
+  it('redacts every string of a JSON text, keys included, and keeps the text when nothing is redacted', () => {
+    const secret = `ghp_${'a1B2c3D4e5F6g7H8i9J0'.repeat(2)}`;
+    const json = JSON.stringify({ prompt: `use ${secret}`, openFailures: { [`git push ${secret}`]: { error: 'denied' } }, n: 3 });
+    const redacted = new Redactor().jsonText(json);
+    assert.ok(!redacted.includes(secret));
+    assert.deepEqual(JSON.parse(redacted), { prompt: 'use [REDACTED:github-pat]', openFailures: { 'git push [REDACTED:github-pat]': { error: 'denied' } }, n: 3 });
+    const plain = JSON.stringify({ prompt: 'fix the tests' });
+    assert.equal(new Redactor().jsonText(plain), plain);
+  });
+});
+
+/**
+ * What a rule matches with no gate in front of it: a pattern's whole matches; for a scan, which
+ * reports only the secrets it finds (a value, not its key), the text it was given.
+ */
 function ungatedSpans(rule: (typeof SECRET_RULES)[number], text: string): SecretSpan[] {
-  if ('find' in rule) return rule.find(text);
+  if ('find' in rule) return rule.find(text).length ? [{ start: 0, end: text.length }] : [];
   const spans: SecretSpan[] = [];
   rule.pattern.lastIndex = 0;
   for (let match = rule.pattern.exec(text); match; match = rule.pattern.exec(text)) spans.push({ start: match.index, end: match.index + match[0].length });
@@ -208,12 +290,14 @@ function ungatedSpans(rule: (typeof SECRET_RULES)[number], text: string): Secret
 /** The gate's promise, checked the slow and obvious way. */
 function opens(gate: RuleGate, text: string): boolean {
   if ('keywords' in gate) return gate.keywords.some((keyword) => text.toLowerCase().includes(keyword));
+  if ('character' in gate) return text.includes(gate.character);
   return Math.max(0, ...(text.match(/[A-Za-z0-9_-]+/g) ?? []).map((run) => run.length)) >= gate.tokenRun;
 }
 
 describe('rule gates (the keyword prefilter)', () => {
   it("opens on every match of its rule, so a closed gate only skips text the rule cannot match", () => {
-    const lines = SECRET_CASES.map((c) => c.line);
+    const corpus = [...loadSecretSet('development'), ...loadSecretSet('heldout-1')];
+    const lines = [...SECRET_CASES.map((c) => c.line), ...corpus.map((c) => c.text)];
     const texts = [...lines, ...lines.map((l) => l.toUpperCase()), ...lines.map((l) => l.toLowerCase()), lines.join('\n')];
     for (const rule of SECRET_RULES) {
       let matches = 0;
@@ -296,6 +380,14 @@ describe('redaction robustness', () => {
     { name: 'eyJ segments that never complete', text: 'eyJaaaaaaaaaaaa.'.repeat(MB / 16) },
     { name: '1 MB of one identifier', text: 'a'.repeat(MB) },
     { name: 'Bearer repeated to 1 MB', text: 'Authorization: Bearer '.repeat(MB / 22) },
+    { name: "'login ' repeated, never an option", text: 'login '.repeat(MB / 6) },
+    { name: "'curl -u a' repeated, never a colon", text: 'curl -u a'.repeat(MB / 9) },
+    { name: "'a:' repeated before one Go DSN address", text: `${'a:'.repeat(MB / 2)}@tcp(` },
+    { name: 'code references under keys, each rejected', text: 'token=getToken() '.repeat(MB / 17) },
+    { name: 'XML password elements never closed', text: '<password>x'.repeat(MB / 11) },
+    { name: 'environment names without values', text: 'name: token\nvalue: '.repeat(MB / 19) },
+    { name: "IDENTIFIED BY with no closing quote", text: "IDENTIFIED BY '".repeat(MB / 15) },
+    { name: '.netrc machines without passwords', text: 'machine x login y '.repeat(MB / 18) },
   ];
 
   for (const { name, text } of adversarial) {

@@ -1,13 +1,13 @@
 import type { Memory } from '../memory/types';
 import {
-  isPlaceholderValue,
-  isSensitiveKeyName,
   SECRET_RULES,
   USER_PATTERN_RULE_ID,
+  type FoundSecret,
   type PatternRule,
   type SecretRule,
   type SecretSpan,
 } from './secretRules';
+import { holdsSecret, isPlaceholderValue, namesASecret } from './secretValues';
 
 export interface Redaction {
   readonly rule: string;
@@ -45,13 +45,17 @@ function patternSpans(rule: Pick<PatternRule, 'pattern' | 'accept'>, text: strin
       }
     }
     const [start, end] = span;
-    if (rule.accept && !rule.accept(text.slice(start, end), text, { start, end })) continue;
+    if (rule.accept && !rule.accept(text.slice(start, end), text, { start, end }, match.index)) {
+      // A rejected match must not hide one that starts inside it: `secret: password = "…"`.
+      pattern.lastIndex = match.index + 1;
+      continue;
+    }
     spans.push({ start, end });
   }
   return spans;
 }
 
-function ruleSpans(rule: SecretRule, text: string): SecretSpan[] {
+function ruleSpans(rule: SecretRule, text: string): FoundSecret[] {
   return 'find' in rule ? rule.find(text) : patternSpans(rule, text);
 }
 
@@ -64,6 +68,7 @@ interface RankedRule {
 const KEYWORD_RULES = SECRET_RULES.flatMap((rule, priority) => ('keywords' in rule.gate ? [{ rule, priority, keywords: rule.gate.keywords }] : []));
 const TOKEN_RUN_RULES = SECRET_RULES.flatMap((rule, priority) => ('tokenRun' in rule.gate ? [{ rule, priority, tokenRun: rule.gate.tokenRun }] : []));
 const SHORTEST_TOKEN_RUN = Math.min(...TOKEN_RUN_RULES.map((r) => r.tokenRun));
+const CHARACTER_RULES = SECRET_RULES.flatMap((rule, priority) => ('character' in rule.gate ? [{ rule, priority, character: rule.gate.character }] : []));
 
 /** Every rule's keywords, longest first: where several start at one place, a scan reports the longest. */
 const KEYWORDS = [...new Set(KEYWORD_RULES.flatMap((r) => r.keywords))].sort((a, b) => b.length - a.length);
@@ -117,6 +122,8 @@ function rulesFor(text: string): RankedRule[] {
     const run = longestTokenRun(text, SHORTEST_TOKEN_RUN);
     for (const r of TOKEN_RUN_RULES) if (run >= r.tokenRun) open.push(r);
   }
+  // V8 answers at once for a string it stores as one byte a character: most text.
+  for (const r of CHARACTER_RULES) if (text.includes(r.character)) open.push(r);
   return open.length > 1 ? open.sort((a, b) => a.priority - b.priority) : open;
 }
 
@@ -145,7 +152,7 @@ function mergeSpans(candidates: Candidate[]): Redaction[] {
 export function redactSecrets(text: string, userPatterns: readonly RegExp[] = []): RedactionResult {
   const candidates: Candidate[] = [];
   for (const { rule, priority } of rulesFor(text)) {
-    for (const { start, end } of ruleSpans(rule, text)) candidates.push({ start, end, priority, rule: rule.id });
+    for (const found of ruleSpans(rule, text)) candidates.push({ start: found.start, end: found.end, priority, rule: found.rule ?? rule.id });
   }
   for (const userPattern of userPatterns) {
     const pattern = userPattern.global ? userPattern : new RegExp(userPattern.source, `${userPattern.flags}g`);
@@ -213,9 +220,24 @@ export class Redactor {
     };
   }
 
-  /** A value stored under a key such as `apiKey` or `password` is a secret even without context. */
+  /**
+   * JSON text with every string in it, keys included, redacted (a value under a key such as
+   * `password` whole); the very same text when nothing is. Text that is not JSON is redacted as text.
+   */
+  jsonText(json: string): string {
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      return this.text(json);
+    }
+    const redacted = this.json(value);
+    return redacted === value ? json : JSON.stringify(redacted);
+  }
+
+  /** A value stored under a key such as `apiKey` or `password` is a secret even without context; one under `token_type` is not. */
   private keyedValue(key: string, value: string): string {
-    if (isSensitiveKeyName(key) && !isPlaceholderValue(value)) return '[REDACTED:generic-assignment]';
+    if (holdsSecret(key) && !isPlaceholderValue(value) && !namesASecret(value)) return '[REDACTED:generic-assignment]';
     return this.text(value);
   }
 

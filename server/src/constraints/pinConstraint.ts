@@ -63,7 +63,8 @@ function scopeTags(request: PinRequest): Pick<NewMemory, 'files' | 'symbols' | '
 export function pinConstraint(project: Project, request: PinRequest): Memory {
   const rule = request.rule.trim();
   if (!rule) throw new PinError('the rule is empty');
-  const firstLine = rule.split('\n')[0]!.trim();
+  // Redacted before it is cut into a title: a cut secret is not recognized.
+  const firstLine = project.redactor.text(rule).split('\n')[0]!.trim();
   return project.store.add({
     kind: 'constraint',
     title: firstLine.length > TITLE_MAX ? `${firstLine.slice(0, TITLE_MAX - 1)}…` : firstLine,

@@ -111,7 +111,8 @@ export function registerClaudeRequests(connection: Connection, deps: CodeLensDep
         line,
         character: state.position?.character ?? null,
         symbol,
-        selection: state.selection ? state.selection.slice(0, SELECTION_MAX) : null,
+        // Redacted before it is cut to length: a cut secret is not recognized.
+        selection: state.selection ? file.project.redactor.text(state.selection).slice(0, SELECTION_MAX) : null,
         updatedAt: Date.now(),
       });
     } catch (error) {

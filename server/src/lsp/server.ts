@@ -20,6 +20,7 @@ import { mailboxCommands } from './mailboxCommands';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { keepTextIndexesBuilt } from './textIndexUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
+import { redactConsole } from './redactedConsole';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
 const AGENT_SESSION_LIVE_MS = 60 * 60_000;
@@ -54,6 +55,7 @@ const PRELOAD_AFTER_MS = 3000;
  */
 export function runLanguageServer(): Connection {
   const connection = createConnection(ProposedFeatures.all);
+  redactConsole(connection.console);
   const anchors = new AnchorKeeper(() => {
     if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
   });

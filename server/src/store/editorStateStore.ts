@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { Redactor } from '../capture/redact';
 import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 
@@ -19,12 +20,13 @@ export interface EditorState {
 
 /**
  * The editor state the memory server keeps for each window, so a hook reads it in O(1) (one
- * row by window id, else the most recent one) instead of asking the editor.
+ * row by window id, else the most recent one) instead of asking the editor. The selection is
+ * whatever the user selected, a secret perhaps: it is redacted here, on its way in.
  */
 export class EditorStateStore {
   private readonly statements: { put: Statement; byWindow: Statement; latest: Statement };
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, private readonly redactor: Redactor = new Redactor()) {
     this.statements = lazyStatements({
       put: () => db.prepare(`INSERT INTO editor_state (window_id, active_file, line, character, symbol, selection, updated_at)
         VALUES (@windowId, @activeFile, @line, @character, @symbol, @selection, @updatedAt)
@@ -38,7 +40,7 @@ export class EditorStateStore {
   }
 
   put(state: EditorState): void {
-    this.statements.put.run(state);
+    this.statements.put.run({ ...state, selection: state.selection === null ? null : this.redactor.text(state.selection) });
   }
 
   /** The window's state; without a window id (a terminal outside VS Code), the most recent of any window. */

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { Redactor } from '../capture/redact';
 import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 
@@ -43,11 +44,15 @@ function rowToOffset(row: IngestOffsetRow): IngestOffset {
   };
 }
 
-/** The only place that reads and writes per-file transcript ingest state with SQL. */
+/**
+ * The only place that reads and writes per-file transcript ingest state with SQL. The reader's
+ * state holds the last prompt, pending commands and what the assistant said: it is redacted
+ * here, on its way in, so no caller can store it raw.
+ */
 export class IngestOffsetStore {
   private readonly statements: { get: Statement; put: Statement; delete: Statement; all: Statement };
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase, private readonly redactor: Redactor = new Redactor()) {
     this.statements = lazyStatements({
       get: () => db.prepare('SELECT * FROM ingest_offsets WHERE path = ?'),
       put: () => db.prepare(`INSERT INTO ingest_offsets (path, byte_offset, size, mtime_ms, head_hash, malformed_lines, reader_state, updated_at)
@@ -66,7 +71,8 @@ export class IngestOffsetStore {
   }
 
   put(offset: IngestOffset): void {
-    this.db.transaction(() => this.statements.put.run({ ...offset }))();
+    const readerState = this.redactor.jsonText(offset.readerState);
+    this.db.transaction(() => this.statements.put.run({ ...offset, readerState }))();
   }
 
   /** Every file read so far, e.g. for `engram doctor` to report malformed lines. */

@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import { Redactor } from '../capture/redact';
 import type { SqliteDatabase } from './database';
 
 /** One agent session (a Claude Code conversation) as far as its transcript has been read. */
@@ -12,14 +13,18 @@ export interface AgentSession {
   readonly transcriptPath: string | null;
 }
 
-/** SQL for agent sessions. Seeing more of a transcript widens the time span; the first title stays. */
+/**
+ * SQL for agent sessions. Seeing more of a transcript widens the time span; the first title
+ * stays. The title is the session's first prompt, shown in the panel and timeline: it is
+ * redacted here, on its way in.
+ */
 export class SessionStore {
   private readonly upsertStatement: Statement;
   private readonly getStatement: Statement;
   private readonly compactedStatement: Statement;
   private readonly compactionsStatement: Statement;
 
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, private readonly redactor: Redactor = new Redactor()) {
     this.upsertStatement = db.prepare(`INSERT INTO sessions (id, agent, started_at, ended_at, branch, title, transcript_path)
       VALUES (@id, @agent, @startedAt, @endedAt, @branch, @title, @transcriptPath)
       ON CONFLICT (id) DO UPDATE SET
@@ -44,7 +49,7 @@ export class SessionStore {
   }
 
   upsert(session: AgentSession): void {
-    this.upsertStatement.run(session);
+    this.upsertStatement.run({ ...session, title: session.title === null ? null : this.redactor.text(session.title) });
   }
 
   get(id: string): AgentSession | null {

@@ -7,6 +7,7 @@ import type { Memory } from '../memory/types';
 import type { Project } from '../project';
 import { mentionedFiles } from './extract/mentionedFiles';
 import { encodeProjectFolder, projectsDir } from './projectFolder';
+import type { Redactor } from '../capture/redact';
 
 /**
  * Claude Code's own memory: `<projects>/<encoded project>/memory/`, an index `MEMORY.md` plus
@@ -60,10 +61,11 @@ export function parseFact(file: string, content: string): ClaudeMemoryFact {
   return { file, name: text(fields.name), description: text(fields.description), type: text(fields.type) ?? text(metadata.type), body };
 }
 
-function titleOf(fact: ClaudeMemoryFact): string {
+/** Redacted before it is cut to length: a cut secret is not recognized. */
+function titleOf(fact: ClaudeMemoryFact, redactor: Redactor): string {
   const heading = /^#+\s+(.+)$/m.exec(fact.body)?.[1];
   const title = fact.description ?? fact.name ?? heading ?? fact.body.split('\n').find((l) => l.trim()) ?? fact.file;
-  const flat = title.replace(/\s+/g, ' ').trim();
+  const flat = redactor.text(title).replace(/\s+/g, ' ').trim();
   return flat.length > 120 ? `${flat.slice(0, 119)}…` : flat;
 }
 
@@ -103,7 +105,7 @@ export async function syncClaudeMemoryFiles(project: Project, env: NodeJS.Proces
       seen.set(file, stamp);
       if (existing && existing.meta.hash === hash && existing.status === 'active') continue;
       const fields = {
-        title: titleOf(fact),
+        title: titleOf(fact, project.redactor),
         body: fact.body,
         files: mentionedFiles(fact.body, project.root),
         meta: { hash, claudeMemory: { file: entry.name, name: fact.name, type: fact.type } },

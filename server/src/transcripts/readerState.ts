@@ -94,6 +94,12 @@ function newest<T>(entries: Record<string, T>, max: number): Record<string, T> {
   return keys.length <= max ? entries : Object.fromEntries(keys.slice(-max).map((k) => [k, entries[k]!]));
 }
 
+/**
+ * The state as it may be stored, bounded. Its texts are redacted as they enter it
+ * (ingestTranscript.ts), before they are cut here or a subject is derived from them — a secret
+ * cut in two is not recognized, and a failure and its fix must have the same subject before and
+ * after a restart; the store redacts the whole state again on its way in (IngestOffsetStore).
+ */
 export function serializeReaderState(state: ReaderState): string {
   const bounded: ReaderState = {
     ...state,

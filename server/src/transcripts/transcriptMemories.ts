@@ -15,6 +15,7 @@ const PROMPT_BODY_MAX = 4000;
 const TITLE_MAX = 100;
 const SUMMARY_BODY_MAX = 20_000;
 
+/** Text cut to `max` characters, flattened; cut only text already redacted (a secret cut in two is not recognized). */
 export function shorten(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
@@ -49,8 +50,12 @@ export class TranscriptMemories {
     return t.length > 0 && !/^<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr|user-memory-input)>/.test(t) && !t.startsWith('Caveat: The messages below');
   }
 
-  /** A typed prompt: a low-weight intent memory, plus a constraint or decision candidate per rule or choice it states. */
-  prompt(text: string, origin: RecordOrigin): void {
+  /**
+   * A typed prompt: a low-weight intent memory, plus a constraint or decision candidate per rule
+   * or choice it states. Redacted before anything is cut from it: a cut secret is not recognized.
+   */
+  prompt(said: string, origin: RecordOrigin): void {
+    const text = this.project.redactor.text(said);
     const files = mentionedFiles(text, this.project.root);
     this.addOnce(
       {
@@ -94,7 +99,8 @@ export class TranscriptMemories {
 
   /** Choices stated with their reason, by the user or the assistant; `turnFiles` when the choice names no file. */
   decisions(text: string, by: 'user' | 'assistant', origin: RecordOrigin, turnFiles: readonly string[] = []): void {
-    decisionStatements(text).forEach((decision, i) => {
+    decisionStatements(text).forEach((statement, i) => {
+      const decision = this.project.redactor.text(statement);
       this.addOnce(
         {
           kind: 'decision',
@@ -142,7 +148,7 @@ export class TranscriptMemories {
 
   /** A compaction summary, tied to its session and its boundary so "what was lost here" can be shown. */
   compactionSummary(text: string, compaction: Compaction | null, origin: RecordOrigin): void {
-    const summary = summaryText(text);
+    const summary = summaryText(this.project.redactor.text(text));
     const tokens = compaction?.preTokens && compaction.postTokens ? `, ${kTokens(compaction.preTokens)} → ${kTokens(compaction.postTokens)} tokens` : '';
     this.addOnce(
       {

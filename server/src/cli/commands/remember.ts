@@ -67,7 +67,8 @@ export const rememberCommand: Command = {
       }
       const memory = project.store.add({
         kind: kind as MemoryKind,
-        title: stringOption(args, 'title') ?? titleOf(text),
+        // Redacted before its first line is cut into a title: a cut secret is not recognized.
+        title: stringOption(args, 'title') ?? titleOf(project.redactor.text(text)),
         body: text,
         why: stringOption(args, 'why') ?? null,
         source: 'user',

@@ -1,0 +1,32 @@
+import type { SecretSpan } from './secretRules';
+
+const PEM_BEGIN = /-----BEGIN ([A-Z0-9]{1,20} ){0,2}PRIVATE KEY( BLOCK)?-----/g;
+/**
+ * Whole lines of base64, PEM headers (`Proc-Type: 4,ENCRYPTED`) or nothing, ended by real or
+ * JSON-escaped newlines or by the ellipsis of a text cut short; or a line of 16 base64
+ * characters or more followed by a space and the next (a title or summary flattens a block
+ * onto one line). Each line must end where it is tried, so the scan never backtracks far.
+ */
+const PEM_LINES =
+  /(?:[ \t]*(?:[A-Za-z0-9+/=]{16,}[ \t]+(?=[A-Za-z0-9+/=]|-----END)|(?:(?:[A-Za-z0-9+/=]+|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})[ \t]*)?(?:\r?\n|\\(?:r\\)?n|$|(?=…))))*/y;
+const PEM_END = /[ \t]*-----END ([A-Z0-9]{1,20} ){0,2}PRIVATE KEY( BLOCK)?-----/y;
+
+/**
+ * PEM private-key blocks, BEGIN through END: a regex cannot find them in linear time. A block
+ * cut short (no END after its key lines) is redacted through its last line of key material,
+ * since a partial key is still a leak.
+ */
+export function findPrivateKeyBlocks(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  PEM_BEGIN.lastIndex = 0;
+  for (let begin = PEM_BEGIN.exec(text); begin; begin = PEM_BEGIN.exec(text)) {
+    PEM_LINES.lastIndex = begin.index + begin[0].length;
+    PEM_LINES.test(text);
+    PEM_END.lastIndex = PEM_LINES.lastIndex;
+    let end = PEM_END.test(text) ? PEM_END.lastIndex : PEM_LINES.lastIndex;
+    if (end === PEM_LINES.lastIndex) while (end > begin.index && /\s/.test(text[end - 1]!)) end--;
+    spans.push({ start: begin.index, end });
+    PEM_BEGIN.lastIndex = Math.max(end, PEM_BEGIN.lastIndex);
+  }
+  return spans;
+}

@@ -1,0 +1,76 @@
+/**
+ * Building blocks of the secret rules' regexes. Each one runs in linear time: fixed prefixes,
+ * bounded repeats, and no repeat that can split the same text two ways, because memories can
+ * hold megabyte-long lines.
+ */
+
+/** Matches `word`, `Word` and `WORD`, each ending where a new word starts (`tokenizer` is not `token`). */
+function anyCase(word: string): string {
+  const capitalized = `${word[0]!.toUpperCase()}${word.slice(1)}`;
+  return `(?:${word}(?![a-z])|${capitalized}(?![a-z])|${word.toUpperCase()}(?![A-Z]))`;
+}
+
+/** The same three cases, with nothing required after: for a word that is followed by more of a pattern. */
+export function anyCasePrefix(word: string): string {
+  return `(?:${word}|${word[0]!.toUpperCase()}${word.slice(1)}|${word.toUpperCase()})`;
+}
+
+/** `(?<!…)` and `(?!…)` guards so a token is not found inside a longer word. */
+export function token(body: string, chars = 'A-Za-z0-9_-'): RegExp {
+  return new RegExp(`(?<![${chars}])(?:${body})(?![${chars}])`, 'gd');
+}
+
+/**
+ * The words that make a key name sensitive. `pass` must start a word (`DB_PASS`, `dbPass`, not
+ * `bypass` or `compass`); the others may end a longer one (`dbPassword`, `GITHUB_TOKEN`).
+ */
+const SENSITIVE_WORDS = [
+  anyCase('passwords'),
+  anyCase('password'),
+  anyCase('passwd'),
+  anyCase('passphrase'),
+  `(?<![A-Za-z])(?:${anyCase('pass')})|(?<=[a-z])Pass(?![a-z])`,
+  anyCase('pwd'),
+  anyCase('secrets'),
+  anyCase('secret'),
+  anyCase('tokens'),
+  anyCase('token'),
+  anyCase('authorization'),
+  anyCase('auth'),
+  ...['api', 'access', 'private'].map((word) => `${anyCasePrefix(word)}[_-]?${anyCase('key')}`),
+];
+
+/** One sensitive word, in any of the cases a key name is written in. */
+export const KEYWORD = `(?:${SENSITIVE_WORDS.join('|')})`;
+
+/**
+ * Lowercase strings at least one of which is in every match of KEYWORD (the rules' gate). All
+ * rules' keywords make one alternation that every text is scanned with; V8 runs it ~1.5× slower
+ * once they start with more than about 15 different characters (measured), so a rule's
+ * keywords start, where they can, with a letter others already start with (`entified`, not
+ * `identified`).
+ */
+export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key'];
+
+/**
+ * The rest of a key name, its closing quote or bracket (`env["TOKEN"] =`), and an assignment
+ * operator of any common language.
+ */
+export const ASSIGNED = `[\\w.-]{0,40}["'\`]?\\]?\\s{0,4}(?:=>|:=|\\?=|\\+=|=(?!=)|:(?!:))\\s{0,4}`;
+
+/** A quoted value: one capture group per kind of quote. */
+export const QUOTED_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|\`([^\`\\r\\n]{1,1000})\``;
+
+const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]]`;
+/**
+ * An unquoted value: what ends a value in code and config (space, quote, separator, closing
+ * bracket) ends it; balanced parentheses may sit inside (`Pa(ss)w0rd`). Eight characters at
+ * least, so short words are not taken for secrets.
+ */
+export const UNQUOTED_VALUE = `((?:${BARE_CHAR}|\\(${BARE_CHAR}{0,100}\\)){8,1000})`;
+
+/** A command-line argument: quoted, or up to the next space or shell operator. */
+export const ARGUMENT_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|([^\\s"'\`;&|]{1,1000})`;
+
+/** Text up to the end of one shell command, where its later options are looked for. */
+export const REST_OF_COMMAND = `[^\\r\\n;&|]{0,300}?`;

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from './engramProcess';
+
+/**
+ * The labeled secret sets of test/fixtures/secrets/ (see its README): each line is a secret in
+ * its surrounding text, or a look-alike that holds none. Random parts are written as
+ * `{{alphabet:length}}` and drawn from a generator seeded by the case's id, so every run sees the
+ * same values and no token-shaped literal sits in the repository for scanners to flag.
+ */
+
+export interface SecretCase {
+  readonly id: string;
+  readonly kind: string;
+  /** The text as Engram would be given it: a line of code, a command, a prompt. */
+  readonly text: string;
+  /** The raw value that must not be stored; null for a look-alike. */
+  readonly secret: string | null;
+}
+
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2';
+
+/** Held-out round 2's first run, before anything could be tuned on it (README): the forms no rule knows yet. */
+export const ROUND_2_KNOWN_MISSES: readonly string[] = ['k015', 'k052', 'k057', 'k059', 'k066', 'k075', 'k077', 'k080', 'k081', 'k082', 'k083', 'k084'];
+
+const ALPHABETS: Readonly<Record<string, string>> = {
+  alnum: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+  hex: '0123456789abcdef',
+  base32: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
+  base64: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+  url: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-',
+  digits: '0123456789',
+};
+
+function seededRandom(id: string): () => number {
+  let seed = 0x5eed;
+  for (const c of id) seed = Math.imul(seed ^ c.charCodeAt(0), 0x9e3779b1);
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `{{pem:N}}`: N lines of 64 base64 characters; `{{pemesc:N}}` joins them with a JSON-escaped `\n`. */
+function expand(template: string, random: () => number): string {
+  const draw = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  return template.replace(/\{\{(\w+):(\d+)\}\}/g, (whole, name: string, count: string) => {
+    const n = Number(count);
+    if (name === 'pem' || name === 'pemesc') return Array.from({ length: n }, () => draw(ALPHABETS.base64!, 64)).join(name === 'pem' ? '\n' : '\\n');
+    const alphabet = ALPHABETS[name];
+    if (!alphabet) throw new Error(`unknown generator in ${whole}`);
+    return draw(alphabet, n);
+  });
+}
+
+export function loadSecretSet(set: SecretSet): SecretCase[] {
+  const file = path.join(REPO_ROOT, 'test', 'fixtures', 'secrets', `${set}.jsonl`);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const raw = JSON.parse(line) as { id: string; kind: string; text: string; secret?: string };
+      const random = seededRandom(raw.id);
+      const secret = raw.secret === undefined ? null : expand(raw.secret, random);
+      if (secret !== null && !raw.text.includes('{{secret}}')) throw new Error(`${raw.id}: a secret case needs {{secret}} in its text`);
+      const text = expand(raw.text, random).replace('{{secret}}', () => secret ?? '');
+      return { id: raw.id, kind: raw.kind, text, secret };
+    });
+}
+
+/**
+ * What of a secret must not be found in stored bytes: the value, its lowercase form (the
+ * full-text index lowercases), its JSON-escaped form, and each run of 12 or more letters and
+ * digits (a split or truncated secret still leaks through those).
+ */
+export function secretFragments(secret: string): string[] {
+  const runs = secret.split(/[^A-Za-z0-9]+/).filter((run) => run.length >= 12);
+  return [...new Set([secret, secret.toLowerCase(), JSON.stringify(secret).slice(1, -1), ...runs, ...runs.map((r) => r.toLowerCase())])];
+}
