@@ -35,8 +35,8 @@ describe('the memory server and Claude Code hooks together', () => {
     const hook = await runEngram(['hook', 'user-prompt-submit'], { env: { ...env, ENGRAM_WINDOW: 'window-1' }, cwd: root, stdin: input });
     assert.equal(hook.code, 0);
     const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext as string;
-    assert.match(context, /\[constraint, hard pin\] All SQL goes through query\(\)/);
-    assert.match(context, /src\/db\.ts › findCustomer:\n  - \[gotcha\] findCustomer returns null/);
+    assert.match(context, /\[constraint, hard pin, from the user\] «All SQL goes through query\(\)/);
+    assert.match(context, /About src\/db\.ts › findCustomer:\n  - \[gotcha, from the user\] «findCustomer returns null/);
   });
 
   it('shows the live Claude Code session in its status, and what it was given', async () => {

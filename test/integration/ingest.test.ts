@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { encodeProjectFolder } from '../../server/src/transcripts/projectFolder';
 import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
+import { transcriptRecords } from '../support/transcriptRecords';
 
 const SAMPLES = path.resolve(REPO_ROOT, '..', 'shared', 'data', 'claude-code');
 const RECORDED_CWD = '/home/dev/project';
@@ -98,14 +99,7 @@ describe('engram ingest: Claude Code transcripts into memories', () => {
     const folder = path.join(configDir, 'projects', encodeProjectFolder(root));
     mkdirSync(folder, { recursive: true });
     const file = path.join(folder, 'sess-x.jsonl');
-    let n = 0;
-    const line = (fields: Record<string, unknown>) =>
-      `${JSON.stringify({ sessionId: 'sess-x', uuid: `r-${++n}`, parentUuid: null, timestamp: new Date(Date.UTC(2026, 10, 1, 10, 0, n)).toISOString(), cwd: root, isSidechain: false, ...fields })}\n`;
-    const prompt = (text: string) => line({ type: 'user', message: { role: 'user', content: text } });
-    const said = (text: string) => line({ type: 'assistant', message: { id: `m-${n}`, role: 'assistant', content: [{ type: 'text', text }] } });
-    const call = (id: string, name: string, input: Record<string, unknown>) => line({ type: 'assistant', message: { id: `m-${n}`, role: 'assistant', content: [{ type: 'tool_use', id, name, input }] } });
-    const result = (id: string, content: string, isError = false, toolUseResult?: unknown) =>
-      line({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content, is_error: isError }] }, ...(toolUseResult ? { toolUseResult } : {}) });
+    const { line, prompt, said, call, result } = transcriptRecords('sess-x', root);
 
     appendFileSync(file, [
       prompt('Fix the flaky pool test in src/db.ts. Never open a second connection pool in tests; always reuse `pool` from src/db.ts.'),

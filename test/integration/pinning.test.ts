@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { MemorySummary, RecallResult } from '../../server/src/protocol';
 import { REPO_ROOT, runEngram } from '../support/engramProcess';
+import { eventually } from '../support/eventually';
 import { startLsp, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
@@ -77,7 +78,7 @@ describe('pinning a selection as a constraint, through the memory server', () =>
     const answer = (await lsp.connection.sendRequest('engram/recall', { uri: uri(), position: { line: 9, character: 0 }, budget: 500 })) as RecallResult;
     assert.equal(answer.symbol, 'query');
     assert.equal(answer.results[0]!.memory.id, pinned.id);
-    assert.match(answer.context!.text, /constraints that apply here:\n- \[constraint, hard pin\] All SQL goes through query/);
+    assert.match(answer.context!.text, /Constraints that apply here:\n- \[constraint, hard pin, from the user\] «All SQL goes through query/);
   });
 
   it('marks the constraint stale when its code is deleted, and says so in CodeLens', async () => {
@@ -98,5 +99,47 @@ describe('pinning a selection as a constraint, through the memory server', () =>
     await assert.rejects(lsp.connection.sendRequest('engram/recall', { uri: uri(), position: { line: 5000, character: 0 } }), /line 5001 is past the end of src\/db\.ts/);
     const ok = (await lsp.connection.sendRequest('engram/recall', { query: '"bound (parameters' })) as RecallResult;
     assert.equal(ok.results[0]!.memory.id, pinned.id);
+  });
+});
+
+describe('a pin whose code is deleted all but its indentation', () => {
+  const env = isolatedEnv();
+  const root = tempDir('engram-pin-blank-');
+  const file = path.join(root, 'src', 'orders.ts');
+  const uri = pathToFileURL(file).href;
+  const text = ['export class OrderService {', '  cancel(id: string) {', '    audit(id);', '    return this.store.remove(id);', '  }', '', '  list() {', '    return this.store.all();', '  }', '}', ''].join('\n');
+  let lsp: LspSession;
+
+  before(async () => {
+    mkdirSync(path.join(root, '.git'));
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(file, text);
+    lsp = startLsp(env);
+    await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'orders' }], capabilities: {} });
+    await lsp.connection.sendNotification('initialized', {});
+    await lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
+  });
+  after(async () => lsp?.close());
+
+  it('is stale once saved, not pinned to the whitespace left behind (the method selected from its name to its last brace, deleted, saved)', async () => {
+    const pinned = (await lsp.connection.sendRequest('engram/pinConstraint', {
+      uri,
+      range: { start: { line: 1, character: 0 }, end: { line: 5, character: 0 } },
+      rule: 'Cancelling an order is audited first.',
+      scope: 'code',
+      strength: 'hard',
+    })) as MemorySummary;
+    assert.deepEqual(pinned.anchor, { path: 'src/orders.ts', startLine: 1, endLine: 4, stale: false });
+    // The selection starts after the indentation of `cancel(` and ends after the method's `}`.
+    await lsp.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 1, character: 2 }, end: { line: 4, character: 3 } }, text: '' }] });
+    await lsp.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+    const stored = await eventually('the anchor stored at save', async () => {
+      const recalled = await runEngram(['recall', '--file', 'src/orders.ts', '--json'], { env, cwd: root });
+      const memory = (JSON.parse(recalled.stdout) as { results: { id: string; anchor: { stale: boolean; range: { startLine: number; endLine: number } } }[] }).results.find((m) => m.id === pinned.id);
+      return memory?.anchor.stale ? memory.anchor : undefined;
+    });
+    assert.deepEqual([stored.range.startLine, stored.range.endLine], [1, 4], 'kept where the code was, as for any deleted code');
+    const lens = ((await lsp.connection.sendRequest('textDocument/codeLens', { textDocument: { uri } })) as Lens[]).find((l) => l.command.title.includes('stale'));
+    assert.match(lens!.command.title, /stale constraint \(its code is gone\): Cancelling an order is audited first/);
   });
 });

@@ -229,7 +229,7 @@ describe('the memory panel and timeline requests, through the memory server', ()
 
     const copied = await act(constraintId(), { type: 'copy' });
     assert.equal(copied.changed, false);
-    assert.equal(copied.text, '- [constraint, hard pin] All SQL goes through query() with bound parameters; never concatenate user input into SQL. (applies to lines 5–13 of src/db.ts) — why: A 2025 pentest found SQL injection in a string-built report query.');
+    assert.equal(copied.text, '- [constraint, hard pin, from the user] «All SQL goes through query() with bound parameters; never concatenate user input into SQL.» (applies to lines 5–13 of src/db.ts) — why: «A 2025 pentest found SQL injection in a string-built report query.»');
     const detail = await request<ViewMemory>('engram/memoryDetail', { projectRoot: root, id: decisionId() });
     assert.equal(detail.body, 'Twelve, measured under the spring sale load.');
   });

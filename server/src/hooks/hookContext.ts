@@ -1,5 +1,6 @@
 import { governingConstraints } from '../constraints/governing';
 import { globOf } from '../constraints/scope';
+import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory, MemoryKind } from '../memory/types';
 import type { Project } from '../project';
 import { assembleContext, type AssembledContext } from '../recall/contextAssembly';
@@ -61,7 +62,7 @@ export function sessionStartContext(project: Project, sessionId: string, source:
       ...recall(project.store, { kinds: ['decision'], limit: 10 }, { weights, now }),
       ...memoriesOfSession(project, sessionId, ['diff', 'gotcha'], 20),
     ];
-    return assembleContext(constraints, ranked, budget, { heading: 'Engram memory (restored after compaction)' });
+    return assembleContext(constraints, ranked, budget, { title: 'Engram memory (restored after compaction)' });
   }
   const ranked = [
     ...(editor ? recall(project.store, { file: editor.activeFile!, line: editor.line ?? undefined, symbol: editor.symbol ?? undefined, limit: 15 }, { weights, now }) : []),
@@ -80,7 +81,8 @@ export function promptContext(project: Project, sessionId: string, prompt: strin
   const mentioned = mentionedFiles(prompt, project.root);
   const files = [...new Set([...mentioned, ...(editor?.activeFile ? [editor.activeFile] : [])])];
   const alreadyGiven = project.injections.givenTo(sessionId);
-  const byText = recall(project.store, { query: prompt, limit: 20 }, { weights, now, exclude: alreadyGiven });
+  // Rule candidates are never given (assembleContext): they must not set the bar for real matches either.
+  const byText = recall(project.store, { query: prompt, limit: 20 }, { weights, now, exclude: alreadyGiven }).filter((r) => !isRuleCandidate(r.memory));
   const best = Math.max(0, ...byText.map((r) => r.relevance));
   const relevant = byText.filter((r) => r.textRank !== undefined && r.textRank <= MIN_TEXT_RANK && r.relevance >= best * MIN_SHARE_OF_BEST);
   const inFiles = mentioned.flatMap((file) => recall(project.store, { query: prompt, file, limit: 8 }, { weights, now, exclude: alreadyGiven }));

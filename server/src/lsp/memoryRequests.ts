@@ -1,5 +1,6 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { z } from 'zod';
+import { setPinByPerson } from '../constraints/acceptRule';
 import { PinError, pinConstraint } from '../constraints/pinConstraint';
 import { suggestRule } from '../constraints/suggestRule';
 import { MEMORY_KINDS, PIN_LEVELS } from '../memory/types';
@@ -130,7 +131,7 @@ export function registerMemoryRequests(connection: Connection, deps: CodeLensDep
   connection.onRequest(SetPinRequest.type, (raw): MemorySummary | null => {
     const params = parse(setPinParams, raw);
     const file = fileOf(params.uri);
-    const memory = file.project.store.setPin(params.id, params.pin);
+    const memory = setPinByPerson(file.project, params.id, params.pin);
     if (!memory) return null;
     file.project.usage.acted(memory.id);
     onChanged();

@@ -5,12 +5,13 @@ import { URI } from 'vscode-uri';
 import { z } from 'zod';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { archive, forget, LifecycleRefusal, restore, UnknownMemoryError } from '../capacity/lifecycle';
+import { setPinByPerson } from '../constraints/acceptRule';
 import { governingConstraints } from '../constraints/governing';
 import { PIN_LEVELS, type Memory } from '../memory/types';
 import type { Project } from '../project';
 import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
-import { itemText } from '../recall/contextAssembly';
+import { itemText } from '../recall/contextItem';
 import { fileDeclarations, languageForPath } from '../symbols';
 import {
   AgentSessionsRequest,
@@ -280,7 +281,7 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
       switch (action.type) {
         case 'pin': {
           if (memory.pin === action.pin) return done(false);
-          project.store.setPin(memory.id, action.pin);
+          setPinByPerson(project, memory.id, action.pin);
           project.usage.acted(memory.id);
           return done(true);
         }

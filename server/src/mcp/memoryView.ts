@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { globOf } from '../constraints/scope';
 import { placeOf } from '../memory/place';
+import { MEMORY_ORIGINS, ORIGIN_LABELS, originOf } from '../memory/origin';
+import { isRuleCandidate } from '../memory/ruleCandidate';
 import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS, type Memory } from '../memory/types';
 
 /** How memories look to an MCP client: structured (zod, for `outputSchema`) and as text for a model. */
@@ -26,6 +28,10 @@ export const memoryOutput = z.object({
   pin: z.enum(PIN_LEVELS),
   status: z.enum(MEMORY_STATUSES),
   source: z.enum(MEMORY_SOURCES),
+  /** Whose words these are: the user's, Claude's, an agent's, a tool's output, a change on disk. */
+  origin: z.enum(MEMORY_ORIGINS),
+  /** A rule extracted from a prompt that no person has accepted: not a rule to follow. */
+  candidate: z.literal(true).optional(),
   files: z.array(z.string()),
   symbols: z.array(z.string()),
   /** Pinned code, 1-based lines. */
@@ -64,6 +70,8 @@ export function memoryOutputOf(memory: Memory): MemoryOutput {
     pin: memory.pin,
     status: memory.status,
     source: memory.source,
+    origin: originOf(memory),
+    ...(isRuleCandidate(memory) ? { candidate: true as const } : {}),
     files: [...memory.files],
     symbols: [...memory.symbols],
     ...(memory.anchor
@@ -75,10 +83,11 @@ export function memoryOutputOf(memory: Memory): MemoryOutput {
   };
 }
 
-/** "[constraint, hard pin]", "[note, archived]". */
+/** "[constraint, hard pin]", "[note, archived]", "[constraint, candidate, not accepted]". */
 export function labelOf(memory: Memory): string {
   const parts: string[] = [memory.kind];
   if (memory.pin !== 'none') parts.push(`${memory.pin} pin`);
+  if (isRuleCandidate(memory)) parts.push('candidate, not accepted');
   if (memory.status !== 'active') parts.push(memory.status);
   return `[${parts.join(', ')}]`;
 }
@@ -90,7 +99,7 @@ export function labelOf(memory: Memory): string {
 export function memoryLines(memory: Memory, extra = ''): string {
   const why = memory.why ? ` — why: ${oneLine(memory.why, 300)}` : '';
   const place = placeOf(memory);
-  const head = `- ${memory.id} ${labelOf(memory)} ${oneLine(memory.title, 200)}${why}${place ? ` · ${place}` : ''} · updated ${isoDate(memory.updatedAt).slice(0, 10)}${extra}`;
+  const head = `- ${memory.id} ${labelOf(memory)} ${oneLine(memory.title, 200)}${why}${place ? ` · ${place}` : ''} · ${ORIGIN_LABELS[originOf(memory)]} · updated ${isoDate(memory.updatedAt).slice(0, 10)}${extra}`;
   const excerpt = excerptOf(memory);
   return excerpt ? `${head}\n    ${excerpt}` : head;
 }

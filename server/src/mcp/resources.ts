@@ -1,5 +1,6 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Project } from '../project';
 import { fullMemoryOf, fullMemoryText } from './fullMemory';
 import { memoryLines } from './memoryView';
@@ -17,7 +18,8 @@ function constraintsMarkdown(project: Project): string {
   const groups = [
     ['Hard-pinned: must always hold', shown.filter((c) => c.pin === 'hard')],
     ['Soft-pinned', shown.filter((c) => c.pin === 'soft')],
-    ['Not pinned', shown.filter((c) => c.pin === 'none')],
+    ['Not pinned', shown.filter((c) => c.pin === 'none' && !isRuleCandidate(c))],
+    ['Rule candidates: extracted from prompts, not rules until a person accepts them', shown.filter(isRuleCandidate)],
   ] as const;
   const lines = [`# Engram constraints of ${project.root}`];
   for (const [heading, group] of groups) {

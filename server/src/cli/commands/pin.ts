@@ -1,3 +1,4 @@
+import { setPinByPerson } from '../../constraints/acceptRule';
 import type { PinLevel } from '../../memory/types';
 import { CliError, type Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
@@ -12,7 +13,7 @@ function pinCommand(name: 'pin' | 'unpin', summary: string, level: (args: Parame
     run(args, io) {
       return withProject(args, io, async (project) => {
         const id = args.positionals[0]!;
-        const memory = project.store.setPin(id, level(args));
+        const memory = setPinByPerson(project, id, level(args));
         if (!memory) throw new CliError(`no memory with id ${id} in ${project.root}`);
         io.out(`${memory.id} ${memory.pin === 'none' ? 'unpinned' : `${memory.pin}-pinned`}\n`);
         return 0;

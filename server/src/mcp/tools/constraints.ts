@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { governingConstraints } from '../../constraints/governing';
 import { scopeOf } from '../../constraints/scope';
+import { isRuleCandidate } from '../../memory/ruleCandidate';
 import type { Memory } from '../../memory/types';
 import type { Project } from '../../project';
 import { fileArg, projectFile, symbolArg } from '../arguments';
@@ -58,7 +59,8 @@ function applicable(project: Project, file: string | undefined, symbol: string |
   } else {
     found = project.store.byRowids(project.lists.activeConstraints(limit + 1));
   }
-  const unique = [...new Map(found.map((m) => [m.id, m])).values()];
+  // Rule candidates are not rules until a person accepts them.
+  const unique = [...new Map(found.filter((m) => !isRuleCandidate(m)).map((m) => [m.id, m])).values()];
   return unique.sort((a, b) => PIN_ORDER[a.pin] - PIN_ORDER[b.pin] || a.createdAt - b.createdAt).slice(0, limit + 1);
 }
 

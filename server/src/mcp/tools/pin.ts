@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { UnknownMemoryError } from '../../capacity/lifecycle';
+import { isRuleCandidate } from '../../memory/ruleCandidate';
 import type { Memory, PinLevel } from '../../memory/types';
 import type { Project } from '../../project';
 import { memoryIdArg } from '../arguments';
@@ -13,12 +14,15 @@ const output = z.object({ memory: memoryOutput, changed: z.boolean() });
 /**
  * Sets a memory's pin and counts it as acted on, in one transaction. Only active memories are
  * pinned: an archived hard pin would break "hard pins are never archived", and a forgotten one is put away.
+ * Rule candidates are refused: only a person accepts one as a rule (acceptRule.ts).
  */
 function setPin(project: Project, id: string, pin: PinLevel): { memory: Memory; changed: boolean } {
   return project.lifecycle.transaction(() => {
     const before = project.store.get(id);
     if (!before) throw new UnknownMemoryError([id]);
     if (pin !== 'none' && before.status !== 'active') throw new ToolInputError(`${id} is ${before.status}; restore it first (the restore tool), then pin it`);
+    // Pinning accepts a candidate as a rule, and that is a person's call, not an agent's.
+    if (pin !== 'none' && isRuleCandidate(before)) throw new ToolInputError(`${id} is a rule candidate Engram extracted from a prompt; only a person accepts it as a rule (Pin in the Engram panel, or \`engram pin ${id}\`). Ask the user if it should hold`);
     if (before.pin === pin) return { memory: before, changed: false };
     const memory = project.store.setPin(id, pin)!;
     project.usage.acted(id);

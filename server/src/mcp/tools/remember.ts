@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { anchorLines } from '../../anchors/anchorFromText';
 import { restore } from '../../capacity/lifecycle';
 import { checkGlob } from '../../constraints/pinConstraint';
+import { isRuleCandidate } from '../../memory/ruleCandidate';
 import type { Anchor, Memory, PinLevel } from '../../memory/types';
 import type { Project } from '../../project';
 import { AGENT_KINDS, fileArg, projectFile, symbolArg } from '../arguments';
@@ -87,7 +88,8 @@ function remember(ctx: ToolContext, args: z.infer<typeof input>): { created: boo
     if (!existing) {
       const memory = project.store.add({
         kind: args.kind,
-        title: args.title?.trim() || titleOf(text),
+        // Redacted before its first line is cut into a title: a cut secret is not recognized.
+        title: args.title?.trim() || titleOf(project.redactor.text(text)),
         body: text,
         why: args.why?.trim() || null,
         source: 'mcp',
@@ -103,7 +105,8 @@ function remember(ctx: ToolContext, args: z.infer<typeof input>): { created: boo
     }
     if (existing.status !== 'active') restore(project, [existing.id]);
     else project.usage.acted(existing.id);
-    if (PIN_ORDER[pin] > PIN_ORDER[existing.pin]) project.store.setPin(existing.id, pin);
+    // A rule candidate keeps its place: only a person accepts it (acceptRule.ts).
+    if (PIN_ORDER[pin] > PIN_ORDER[existing.pin] && !isRuleCandidate(existing)) project.store.setPin(existing.id, pin);
     return { created: false, memory: project.store.get(existing.id)! };
   });
 }
