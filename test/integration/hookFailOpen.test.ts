@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { findNativeBinding } from '../../server/src/store/nativeBinding';
+import { databasePathFor } from '../../server/src/store/paths';
 import { assertBuilt, ENGRAM_JS, runEngram } from '../support/engramProcess';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
@@ -109,6 +112,51 @@ describe('engram hook fails open, and engram doctor says so', () => {
     assert.equal(run.code, 0);
     assert.equal(run.stdout, '');
     assert.ok(run.ms < 5000, `took ${run.ms.toFixed(0)} ms`);
+  });
+
+  it('gives its context while another writer holds the database, and logs what it gave once the database is free', async () => {
+    const env = isolatedEnv();
+    const cwd = project();
+    await runEngram(['remember', '--kind', 'constraint', '--pin', 'hard', 'Never log raw card numbers'], { env, cwd });
+    const other = new Database(databasePathFor(cwd, env), { nativeBinding: findNativeBinding() });
+    const hookInput = (extra: object) => JSON.stringify({ session_id: 's-locked', cwd, ...extra });
+    try {
+      // Another writer in the middle of a transaction, as during an `engram import`.
+      other.exec('BEGIN IMMEDIATE');
+      const started = performance.now();
+      const start = await runEngram(['hook', 'session-start'], { env, cwd, stdin: hookInput({ hook_event_name: 'SessionStart', source: 'startup' }) });
+      const ms = performance.now() - started;
+      assert.equal(start.code, 0, start.stderr);
+      assert.match(start.stdout, /Never log raw card numbers/, 'the context is given');
+      assert.ok(ms < 2000, `took ${ms.toFixed(0)} ms`);
+      const prompt = await runEngram(['hook', 'user-prompt-submit'], { env, cwd, stdin: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: 'What may the payment log show?' }) });
+      assert.equal(prompt.code, 0);
+      assert.equal(prompt.stdout, '', 'what the session was given counts before it is logged: nothing twice');
+    } finally {
+      other.exec('ROLLBACK');
+    }
+    const later = await runEngram(['hook', 'user-prompt-submit'], { env, cwd, stdin: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: 'And the audit log?' }) });
+    assert.equal(later.stdout, '');
+    const logged = other.prepare('SELECT session_id AS session, event, memory_id AS memory FROM injections').all() as { session: string; event: string; memory: string }[];
+    other.close();
+    assert.deepEqual(logged.map((row) => [row.session, row.event]), [['s-locked', 'session-start']], 'logged by the next hook that could write');
+    assert.match(readFileSync(path.join(env.ENGRAM_HOME!, 'logs', 'hooks.log'), 'utf8'), /session-start s-locked ok \d+ms startup: 1 memories, \d+ tokens; injection log deferred: the database is busy/);
+    assert.deepEqual(readdirSync(path.dirname(databasePathFor(cwd, env))).filter((name) => name.includes('pending')), [], 'nothing left waiting');
+  });
+
+  it('does nothing for a cwd that does not exist: exit 0, no output, no database made for it, a log line', async () => {
+    const env = isolatedEnv();
+    const missing = path.join(tempDir(), 'deleted-worktree');
+    const transcript = path.join(tempDir(), 's-gone.jsonl');
+    writeFileSync(transcript, '');
+    for (const event of ['session-start', 'user-prompt-submit', 'post-tool-use', 'stop']) {
+      const run = await runEngram(['hook', event], { env, cwd: tempDir(), stdin: JSON.stringify({ session_id: 's-gone', cwd: missing, transcript_path: transcript, prompt: 'hello', tool_name: 'Edit', tool_use_id: 't1' }) });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, '');
+    }
+    assert.equal(existsSync(path.join(env.ENGRAM_HOME!, 'projects')), false, 'no database was made');
+    const log = readFileSync(path.join(env.ENGRAM_HOME!, 'logs', 'hooks.log'), 'utf8');
+    assert.equal(log.match(/s-gone bad-input \d+ms the project folder \S*deleted-worktree does not exist/g)?.length, 4, log);
   });
 
   it('says so in doctor when no hook has run yet', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openDatabase } from '../../server/src/store/database';
 import { IngestOffsetStore } from '../../server/src/store/ingestOffsetStore';
-import { readTranscriptUpdates } from '../../server/src/transcripts/followTranscript';
+import { openTranscriptReading, readTranscriptUpdates } from '../../server/src/transcripts/followTranscript';
 import { readNewLines, type CompleteLine, type ReadLinesOptions } from '../../server/src/transcripts/lineReader';
 import { claudeConfigDir, encodeProjectFolder, projectsDir } from '../../server/src/transcripts/projectFolder';
 import { parseRecord, type TranscriptRecord } from '../../server/src/transcripts/records';
@@ -362,6 +362,28 @@ describe('following a transcript', () => {
     assert.equal(third.malformed, 0);
     assert.equal(third.nextState.byteOffset, readFileSync(file).length);
     assert.equal(third.nextState.malformedLines, 1);
+  });
+
+  it('resumes right after the last line a reader handled when it stopped early, though the file did not change', async () => {
+    const file = copyOfSample();
+    const reading = (await openTranscriptReading(file, null))!;
+    const firstPart: string[] = [];
+    let handled = 0;
+    let stoppedAt = 0;
+    for await (const line of reading.lines) {
+      if (line.record) firstPart.push(line.record.uuid);
+      stoppedAt = line.end;
+      if (++handled === 25) break;
+    }
+    const state = await reading.stateAt({ at: stoppedAt }, '{"prompt":"carried"}');
+    assert.equal(state.byteOffset, stoppedAt);
+    assert.equal(state.readerState, '{"prompt":"carried"}');
+    const rest = await readTranscriptUpdates(file, state);
+    assert.equal(rest.rescanned, false);
+    assert.equal(rest.nextState.readerState, '{"prompt":"carried"}');
+    const whole = await readTranscriptUpdates(file, null);
+    assert.deepEqual([...firstPart, ...rest.records.map((r) => r.uuid)], whole.records.map((r) => r.uuid));
+    assert.equal(rest.nextState.byteOffset, whole.nextState.byteOffset);
   });
 
   it('reads nothing, quickly, from a file that has not changed', async () => {

@@ -30,7 +30,8 @@ function isCompleteJson(text: string): boolean {
  * it). Reading stops at the end, at a complete JSON object — so a caller that keeps stdin open
  * after the event is not waited for — at 8 MB, or, when stdin is non-blocking and stays empty,
  * after `limitMs` (`ended: false`). A terminal or /dev/null is not read. A blocking stdin on which
- * nothing ever comes would block: Claude Code's own hook timeout ends that (docs/claude-code.md).
+ * nothing ever comes would block: it is read only once a running server was found
+ * (viaMemoryServer.ts), and Claude Code's own hook timeout ends that (docs/claude-code.md).
  */
 export function readStdinSync(limitMs: number): { readonly text: string; readonly ended: boolean } {
   try {

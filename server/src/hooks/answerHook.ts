@@ -1,42 +1,53 @@
 import { hookInputSchema, isHookEvent } from './hookInput';
 import { logHook } from './hookLog';
-import { runHook, type ProjectOpener, type RecordWrites } from './runHook';
+import { redactHookLogFields } from './hookLogRedaction';
+import { runHook, type ProjectOpener } from './runHook';
 
-/** What a hook prints (nothing, or its JSON), or that this process does not serve its project. */
-export type HookAnswer = { readonly served: true; readonly stdout: string | null } | { readonly served: false };
+/**
+ * What a hook prints (nothing, or its JSON) and what to do once it is out — record what was
+ * given and write the hook's log line — or that this process does not serve its project.
+ */
+export type HookAnswer = { readonly served: true; readonly stdout: string | null; readonly afterOutput: () => void } | { readonly served: false };
 
 /**
  * A hook's whole stdin → what to print, with one line in the hook log for every outcome (ok,
- * bad-input, unknown-event, error). Never throws: a hook fails open. The same for `engram hook`
- * and for the memory server answering a hook on its socket (`via` says which in the log).
+ * bad-input, unknown-event, error), written by `afterOutput`. Never throws: a hook fails open.
+ * The same for `engram hook` and for the memory server answering from its mailbox (`via` says
+ * which in the log); both give the answer first and record what was given after.
  */
-export async function answerHook(event: string, stdinText: string, env: NodeJS.ProcessEnv, started: number, open?: ProjectOpener, via?: string, record?: RecordWrites): Promise<HookAnswer> {
+export async function answerHook(event: string, stdinText: string, env: NodeJS.ProcessEnv, started: number, open?: ProjectOpener, via?: string): Promise<HookAnswer> {
   let session = '-';
-  const finish = (outcome: string, detail?: string) => logHook(env, { event, session, outcome, ms: Date.now() - started, detail: via ? `${detail ?? ''} (${via})`.trim() : detail });
+  const finish = (outcome: string, detail?: string) =>
+    logHook(env, redactHookLogFields(env, { event, session, outcome, ms: Date.now() - started, detail: via ? `${detail ?? ''} (${via})`.trim() : detail }));
+  const nothing = (outcome: string, detail?: string): HookAnswer => ({ served: true, stdout: null, afterOutput: () => finish(outcome, detail) });
   try {
-    if (!isHookEvent(event)) {
-      finish('unknown-event');
-      return { served: true, stdout: null };
-    }
+    if (!isHookEvent(event)) return nothing('unknown-event');
     let json: unknown;
     try {
       json = JSON.parse(stdinText || 'null');
     } catch (error) {
-      finish('bad-input', `not JSON: ${(error as Error).message}`);
-      return { served: true, stdout: null };
+      return nothing('bad-input', `not JSON: ${(error as Error).message}`);
     }
     const parsed = hookInputSchema.safeParse(json);
-    if (!parsed.success) {
-      finish('bad-input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      return { served: true, stdout: null };
-    }
+    if (!parsed.success) return nothing('bad-input', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     session = parsed.data.session_id;
-    const outcome = await runHook(event, parsed.data, env, Date.now(), open, record);
+    const outcome = await runHook(event, parsed.data, env, { started, open });
     if (!outcome) return { served: false };
-    finish('ok', outcome.summary);
-    return { served: true, stdout: outcome.stdout };
+    if (outcome.kind === 'refused') return nothing('bad-input', outcome.reason);
+    return {
+      served: true,
+      stdout: outcome.stdout,
+      afterOutput: () => {
+        let note: string | null;
+        try {
+          note = outcome.afterOutput();
+        } catch (error) {
+          note = `recording what was given failed: ${(error as Error).message}`;
+        }
+        finish('ok', note ? `${outcome.summary}; ${note}` : outcome.summary);
+      },
+    };
   } catch (error) {
-    finish('error', (error as Error).stack ?? String(error));
-    return { served: true, stdout: null };
+    return nothing('error', (error as Error).stack ?? String(error));
   }
 }

@@ -1,18 +1,43 @@
+import { statSync } from 'node:fs';
 import { openProject, type Project } from '../project';
 import type { AssembledContext } from '../recall/contextAssembly';
+import type { GivenContext } from '../store/injectionStore';
 import { currentEditor, promptContext, sessionStartContext } from './hookContext';
 import { HOOK_EVENTS, type HookEvent, type HookInput } from './hookInput';
 
-export interface HookOutcome {
-  /** What to print on stdout (the hook's JSON), or null for nothing. */
-  readonly stdout: string | null;
-  /** For the hook log: what happened. */
-  readonly summary: string;
-}
+/** What a hook answered, or why it did nothing at all. */
+export type HookOutcome =
+  | {
+      readonly kind: 'answered';
+      /** What to print on stdout (the hook's JSON), or null for nothing. */
+      readonly stdout: string | null;
+      /** For the hook log: what happened. */
+      readonly summary: string;
+      /** The writes to make once the output went out (the injection log); says how they went when that is news. */
+      readonly afterOutput: () => string | null;
+    }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/** Time an ingesting hook keeps back from its limit to store its place, close the database and exit. */
+const INGEST_STOP_MARGIN_MS = 400;
+/**
+ * How long logging what a context hook gave may wait for another writer (an `engram import`, a
+ * long transaction) before it is left in the backlog for the next write: the answer is already
+ * out, but Claude Code takes it only when the hook exits.
+ */
+const INJECTION_LOG_WAIT_MS = 100;
 
 /** The project a hook runs for: its cwd (Claude Code's), else the project VS Code's terminal named. */
 function projectRootOf(input: HookInput, env: NodeJS.ProcessEnv): string {
   return input.cwd ?? env.CLAUDE_PROJECT_DIR ?? env.ENGRAM_PROJECT ?? process.cwd();
+}
+
+function isFolder(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function additionalContext(event: HookEvent, context: AssembledContext): string | null {
@@ -21,20 +46,18 @@ function additionalContext(event: HookEvent, context: AssembledContext): string 
 }
 
 /**
- * When a hook's writes (the injection log, usage) run: at once in a process of its own; after
- * the answer went out in the memory server, which takes no other request before they ran.
+ * Logs what was given, so the session is never given it twice and the user can see it — with
+ * what earlier hooks left in the backlog, even when this one gave nothing; says when it had to
+ * be left for later.
  */
-export type RecordWrites = (write: () => void) => void;
+function logGiven(project: Project, given: GivenContext): string | null {
+  const worthLogging = given.items.length > 0 || given.forgetEarlier;
+  const logged = project.injections.record(worthLogging ? given : null, (entry) => project.usage.shown(entry.items.map((i) => i.memoryId), entry.at), INJECTION_LOG_WAIT_MS);
+  return logged === 'deferred' ? 'injection log deferred: the database is busy' : null;
+}
 
-const writeNow: RecordWrites = (write) => write();
-
-/** Logs what was given, so the session is never given it twice and the user can see it. */
-function logInjection(project: Project, sessionId: string, event: HookEvent, context: AssembledContext, now: number, record: RecordWrites): void {
-  if (!context.items.length) return;
-  record(() => project.transaction(() => {
-    project.injections.log(sessionId, event, context.items.map((i) => ({ memoryId: i.memory.id, tokens: i.tokens })), now);
-    project.usage.shown(context.items.map((i) => i.memory.id), now);
-  }));
+function givenBy(event: HookEvent, sessionId: string, context: AssembledContext, now: number, forgetEarlier: boolean): GivenContext {
+  return { sessionId, event, items: context.items.map((i) => ({ memoryId: i.memory.id, tokens: i.tokens })), at: now, forgetEarlier };
 }
 
 /**
@@ -60,42 +83,74 @@ export const openOwnProject: ProjectOpener = (folder, env) => {
   return { project, release: () => project.close() };
 };
 
+export interface HookRunOptions {
+  /** When the hook started: its time limit counts from here. */
+  readonly started: number;
+  readonly now?: number;
+  readonly open?: ProjectOpener;
+}
+
+type Answer = Omit<Extract<HookOutcome, { kind: 'answered' }>, 'kind' | 'afterOutput'> & { readonly given?: GivenContext };
+
+async function answer(event: HookEvent, input: HookInput, project: Project, env: NodeJS.ProcessEnv, started: number, now: number): Promise<Answer> {
+  const deadline = started + project.hookSettings.timeoutMs - INGEST_STOP_MARGIN_MS;
+  switch (event) {
+    case 'session-start': {
+      const source = input.source ?? 'startup';
+      const editor = currentEditor(project, env.ENGRAM_WINDOW, now);
+      const context = sessionStartContext(project, input.session_id, source, editor, project.hookSettings.sessionStartBudget, now);
+      // After a compaction the agent lost what it was given: it may be given it again.
+      const given = givenBy(event, input.session_id, context, now, source === 'compact');
+      return { stdout: additionalContext(event, context), summary: `${source}: ${context.items.length} memories, ${context.tokens} tokens`, given };
+    }
+    case 'user-prompt-submit': {
+      const editor = currentEditor(project, env.ENGRAM_WINDOW, now);
+      const context = promptContext(project, input.session_id, input.prompt ?? '', editor, project.hookSettings.promptBudget, now);
+      return { stdout: additionalContext(event, context), summary: `${context.items.length} memories, ${context.tokens} tokens`, given: givenBy(event, input.session_id, context, now, false) };
+    }
+    case 'pre-compact': {
+      const work = await transcriptWork();
+      const read = await work.ingest(project, input, deadline);
+      project.sessions.compacted(input.session_id, input.trigger === 'manual' ? 'manual' : 'auto', now);
+      return { stdout: null, summary: `compaction recorded, ${work.ingestSummary(read)}` };
+    }
+    case 'post-tool-use':
+      return { stdout: null, summary: await (await transcriptWork()).recordEdit(project, input, deadline) };
+    case 'stop':
+    case 'session-end': {
+      const work = await transcriptWork();
+      return { stdout: null, summary: work.ingestSummary(await work.ingest(project, input, deadline)) };
+    }
+  }
+}
+
 /**
  * Runs one hook event against the project's memory; null when `open` does not serve the
- * project. Throws on internal errors (the caller fails open).
+ * project, `refused` when there is no project folder (nothing is created for it). The project
+ * stays open until `afterOutput`. Throws on internal errors (the caller fails open).
  */
-export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, now: number = Date.now(), open: ProjectOpener = openOwnProject, record: RecordWrites = writeNow): Promise<HookOutcome | null> {
-  const opened = open(projectRootOf(input, env), env);
+export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, options: HookRunOptions): Promise<HookOutcome | null> {
+  const folder = projectRootOf(input, env);
+  if (!isFolder(folder)) return { kind: 'refused', reason: `the project folder ${folder} does not exist` };
+  const opened = (options.open ?? openOwnProject)(folder, env);
   if (!opened) return null;
-  const { project } = opened;
+  let answered: Answer;
   try {
-    const editor = currentEditor(project, env.ENGRAM_WINDOW, now);
-    switch (event) {
-      case 'session-start': {
-        const source = input.source ?? 'startup';
-        // After a compaction the agent lost what it was given: it may be given it again.
-        if (source === 'compact') project.injections.forgetSince(input.session_id, 0);
-        const context = sessionStartContext(project, input.session_id, source, editor, project.hookSettings.sessionStartBudget, now);
-        logInjection(project, input.session_id, event, context, now, record);
-        return { stdout: additionalContext(event, context), summary: `${source}: ${context.items.length} memories, ${context.tokens} tokens` };
-      }
-      case 'user-prompt-submit': {
-        const context = promptContext(project, input.session_id, input.prompt ?? '', editor, project.hookSettings.promptBudget, now);
-        logInjection(project, input.session_id, event, context, now, record);
-        return { stdout: additionalContext(event, context), summary: `${context.items.length} memories, ${context.tokens} tokens` };
-      }
-      case 'pre-compact': {
-        const made = await (await transcriptWork()).ingest(project, input);
-        project.sessions.compacted(input.session_id, input.trigger === 'manual' ? 'manual' : 'auto', now);
-        return { stdout: null, summary: `compaction recorded, ${made} memories ingested` };
-      }
-      case 'post-tool-use':
-        return { stdout: null, summary: await (await transcriptWork()).recordEdit(project, input) };
-      case 'stop':
-      case 'session-end':
-        return { stdout: null, summary: `${await (await transcriptWork()).ingest(project, input)} memories ingested` };
-    }
-  } finally {
+    answered = await answer(event, input, opened.project, env, options.started, options.now ?? Date.now());
+  } catch (error) {
     opened.release();
+    throw error;
   }
+  const { given, ...shown } = answered;
+  return {
+    kind: 'answered',
+    ...shown,
+    afterOutput: () => {
+      try {
+        return given ? logGiven(opened.project, given) : null;
+      } finally {
+        opened.release();
+      }
+    },
+  };
 }

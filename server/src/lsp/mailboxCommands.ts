@@ -35,10 +35,9 @@ export function mailboxCommands(projects: ProjectRegistry): (request: MailboxReq
         const project = projects.openAt(resolveProjectRoot(path.resolve(request.cwd, folder), env));
         return project ? { project, release: () => undefined } : null;
       };
-      const writes: (() => void)[] = [];
-      const answer = await answerHook(request.argv[1]!, request.stdin ?? '', env, Date.now(), lend, 'memory server', (write) => writes.push(write));
+      const answer = await answerHook(request.argv[1]!, request.stdin ?? '', env, Date.now(), lend, 'memory server');
       if (!answer.served) return { reply: NOT_OPEN };
-      return { reply: { handled: true, stdout: answer.stdout ? `${answer.stdout}\n` : '', stderr: '', exitCode: 0 }, afterReply: () => writes.forEach((write) => write()) };
+      return { reply: { handled: true, stdout: answer.stdout ? `${answer.stdout}\n` : '', stderr: '', exitCode: 0 }, afterReply: answer.afterOutput };
     }
     const project = projects.openAt(resolveProjectRoot(projectFolderOf(request.argv.slice(1), request.cwd), env));
     if (!project) return { reply: NOT_OPEN };

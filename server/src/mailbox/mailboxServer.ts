@@ -1,6 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, utimesSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { mailboxFolderProblem } from './mailboxFolder';
+import { folderStatProblem, openFolderHandle, type FolderHandle, type MailboxFolder } from './mailboxFolder';
 import { encodeReply, HEARTBEAT_MS, MAILBOX_PID_FILE, REPLY_SUFFIX, REQUEST_ID, REQUEST_SUFFIX, TAKEN_SUFFIX, WRITING_SUFFIX, type MailboxReply, type MailboxRequest } from './mailboxProtocol';
 import { mailboxRequestSchema } from './mailboxRequest';
 
@@ -42,17 +42,88 @@ function parseRequest(text: string): MailboxRequest | string {
   return parsed.success ? parsed.data : parsed.error.issues.map((i) => `${i.path.join('.') || 'request'}: ${i.message}`).join('; ');
 }
 
+/** Made in every mailbox the server creates: a folder without it is not Engram's to clear or remove. */
+const MARKER_FILE = '.engram-mailbox';
+/** What the server and its callers write in a mailbox (mailboxProtocol.ts: `<id>.request`, `.taken`, `.reply`, each first as `.writing`, and `server.pid`): the only names it ever removes. */
+const OWN_ENTRY = /^(?:[A-Za-z0-9-]{1,100}\.(?:request|taken|reply|writing|reply\.writing)|server\.pid(?:\.writing)?)$/;
+
+function isOwnEntry(name: string): boolean {
+  return name !== MARKER_FILE && OWN_ENTRY.test(name);
+}
+
+function removeIfThere(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Taken, fetched or removed meanwhile.
+  }
+}
+
+/** Whether the marker is there as a file of this user's own (Engram made this mailbox). */
+function hasMarker(folder: MailboxFolder): boolean {
+  try {
+    const stat = lstatSync(folder.entry(MARKER_FILE));
+    return stat.isFile() && (typeof process.getuid !== 'function' || stat.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A private folder of this user's own, emptied of a previous server's leftovers. New folders
- * (`run/` too) are made 0700 — a umask can only take bits away; a leftover of this user's own is
- * closed again; a link, a file or another user's folder is refused (mailboxFolder.ts).
+ * The window's mailbox, made now (with its marker) or left by an earlier server of this window
+ * (its marker is there), opened by handle, private, with that server's leftovers removed. A
+ * folder Engram did not make is refused and left as it is; so are a link, a file, another user's
+ * folder and a folder above that others can write to (mailboxFolder.ts). New folders (`run/`
+ * too) are made 0700 — a umask can only take bits away — and a leftover of this user's own is
+ * closed again.
  */
-function prepareFolder(folder: string): void {
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
-  if (process.platform !== 'win32') chmodSync(folder, 0o700);
-  const problem = mailboxFolderProblem(folder);
-  if (problem) throw new Error(problem);
-  for (const name of readdirSync(folder)) rmSync(path.join(folder, name), { force: true, recursive: true });
+function prepareFolder(folder: string): FolderHandle {
+  mkdirSync(path.dirname(folder), { recursive: true, mode: 0o700 });
+  let made = false;
+  try {
+    mkdirSync(folder, { mode: 0o700 });
+    made = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const handle = openFolderHandle(folder);
+  if ('problem' in handle) {
+    // Made just now and still empty: rmdir takes nothing else with it.
+    if (made) rmdirSync(folder);
+    throw new Error(handle.problem);
+  }
+  try {
+    if (typeof process.getuid === 'function' && handle.stat().uid !== process.getuid()) throw new Error(`${folder} is not a folder of this user's own`);
+    if (made) closeSync(openSync(handle.entry(MARKER_FILE), 'wx', 0o600));
+    else if (!hasMarker(handle)) throw new Error(`${folder} was not made by Engram: it is left as it is`);
+    handle.closeToOthers();
+    const problem = folderStatProblem(folder, handle.stat());
+    if (problem) throw new Error(problem);
+    for (const name of handle.list()) if (isOwnEntry(name)) removeIfThere(handle.entry(name));
+    return handle;
+  } catch (error) {
+    // A folder made just now is Engram's to take away again.
+    if (made) removeMailbox(handle);
+    handle.close();
+    throw error;
+  }
+}
+
+/**
+ * Removes what Engram put in the mailbox, then the folder when nothing else is in it — by path
+ * only while that path still leads to this folder.
+ */
+function removeMailbox(mailbox: MailboxFolder): void {
+  const names = mailbox.list();
+  for (const name of names) if (isOwnEntry(name)) removeIfThere(mailbox.entry(name));
+  if (!names.every((name) => name === MARKER_FILE || isOwnEntry(name))) return;
+  removeIfThere(mailbox.entry(MARKER_FILE));
+  try {
+    if (mailbox.isAt(mailbox.path)) rmdirSync(mailbox.path);
+  } catch (error) {
+    // A caller's request came in meanwhile: the folder stays (the next server of the window clears it).
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+  }
 }
 
 /**
@@ -63,16 +134,16 @@ function prepareFolder(folder: string): void {
  * touched every second (the heartbeat for callers in another pid namespace).
  */
 export function openMailbox(folder: string, handle: (request: MailboxRequest) => Promise<MailboxAnswer>, log: Log): MailboxListener {
-  prepareFolder(folder);
-  const pidFile = path.join(folder, MAILBOX_PID_FILE);
+  const mailbox = prepareFolder(folder);
+  const pidFile = mailbox.entry(MAILBOX_PID_FILE);
   let closed = false;
   let draining = false;
   let again = false;
 
   const answer = async (id: string): Promise<void> => {
-    const taken = path.join(folder, `${id}${TAKEN_SUFFIX}`);
+    const taken = mailbox.entry(`${id}${TAKEN_SUFFIX}`);
     try {
-      renameSync(path.join(folder, `${id}${REQUEST_SUFFIX}`), taken);
+      renameSync(mailbox.entry(`${id}${REQUEST_SUFFIX}`), taken);
     } catch {
       return; // The caller withdrew it, or another sweep took it.
     }
@@ -90,9 +161,9 @@ export function openMailbox(folder: string, handle: (request: MailboxRequest) =>
         });
       }
     } finally {
-      rmSync(taken, { force: true });
+      removeIfThere(taken);
     }
-    writeWhole(path.join(folder, `${id}${REPLY_SUFFIX}`), encodeReply(answered.reply));
+    writeWhole(mailbox.entry(`${id}${REPLY_SUFFIX}`), encodeReply(answered.reply));
     // Before the next request: a session's next hook must see what this one gave it.
     try {
       answered.afterReply?.();
@@ -102,7 +173,8 @@ export function openMailbox(folder: string, handle: (request: MailboxRequest) =>
   };
 
   const pending = (): string[] =>
-    readdirSync(folder)
+    mailbox
+      .list()
       .filter((name) => name.endsWith(REQUEST_SUFFIX))
       .map((name) => name.slice(0, -REQUEST_SUFFIX.length))
       .filter((id) => REQUEST_ID.test(id));
@@ -130,10 +202,10 @@ export function openMailbox(folder: string, handle: (request: MailboxRequest) =>
 
   const sweepStale = () => {
     const now = Date.now();
-    for (const name of readdirSync(folder)) {
-      if (!name.endsWith(REPLY_SUFFIX) && !name.endsWith(WRITING_SUFFIX) && !name.endsWith(TAKEN_SUFFIX)) continue;
+    for (const name of mailbox.list()) {
+      if (!isOwnEntry(name) || (!name.endsWith(REPLY_SUFFIX) && !name.endsWith(WRITING_SUFFIX) && !name.endsWith(TAKEN_SUFFIX))) continue;
       try {
-        if (now - statSync(path.join(folder, name)).mtimeMs > STALE_MS) unlinkSync(path.join(folder, name));
+        if (now - statSync(mailbox.entry(name)).mtimeMs > STALE_MS) unlinkSync(mailbox.entry(name));
       } catch {
         // Fetched or removed meanwhile.
       }
@@ -148,10 +220,11 @@ export function openMailbox(folder: string, handle: (request: MailboxRequest) =>
     clearInterval(sweeper);
     try {
       // Only this server's folder: a server restarted for the same window may have it already.
-      if (readFileSync(pidFile, 'utf8') === String(process.pid)) rmSync(folder, { recursive: true, force: true });
+      if (readFileSync(pidFile, 'utf8') === String(process.pid)) removeMailbox(mailbox);
     } catch {
       // Gone already.
     }
+    mailbox.close();
   };
   const sweeper = setInterval(() => {
     if (!existsSync(pidFile)) {

@@ -14,18 +14,34 @@ export interface MalformedLine {
   readonly error: string;
 }
 
-export interface TranscriptUpdates {
-  /** Records new since `state`, in file order; each has its `uuid`, which callers use to stay idempotent. */
-  readonly records: readonly TranscriptRecord[];
-  /** Lines of record types Engram does not read. */
+/** One complete line of a transcript: its record (null for a line Engram does not read) and where the next line starts. */
+export interface TranscriptLine {
+  readonly record: TranscriptRecord | null;
+  readonly end: number;
+}
+
+/** How far a reader got: to the end of the file, or through the line that ends at `at`. */
+export type ReadPoint = 'end' | { readonly at: number };
+
+/**
+ * What was appended to a transcript since it was last read, line by line. A reader may stop
+ * after any line and store `stateAt` that point: the next read resumes right after it. Counts
+ * are over the lines handed out so far.
+ */
+export interface TranscriptReading {
+  /** The file shrank or was replaced, so it is read again from the start. */
+  readonly rescanned: boolean;
+  /** Byte offset the lines start at. */
+  readonly from: number;
+  /** The new complete lines, in file order; breaking out early closes the file. */
+  readonly lines: AsyncIterable<TranscriptLine>;
+  /** The reader's state carried from the last read ('{}' when starting over). */
+  readonly readerState: string;
   readonly unknown: number;
-  /** Lines that were not JSON, did not fit the schema, or were too long, among the new ones. */
   readonly malformed: number;
   readonly malformedExamples: readonly MalformedLine[];
-  /** What to store for the next call. */
-  readonly nextState: IngestOffset;
-  /** The file shrank or was replaced, so it was read again from the start. */
-  readonly rescanned: boolean;
+  /** What to store once every line up to `point` is handled, with the reader's state then. */
+  stateAt(point: ReadPoint, readerState: string): Promise<IngestOffset>;
 }
 
 export interface FollowOptions extends ReadLinesOptions {
@@ -51,51 +67,92 @@ async function resumeOffset(file: string, size: number, state: IngestOffset | nu
 }
 
 /**
- * Reads what was appended to a transcript since `state` (null: never read). A last line still
- * being written is left for the next call; a file that shrank or whose head changed is re-read.
+ * Opens what was appended to a transcript since `state` (null: never read), or returns null
+ * when nothing was (same size and mtime). A last line still being written is left for the next
+ * read; a file that shrank or whose head changed is read again from the start.
  */
-export async function readTranscriptUpdates(file: string, state: IngestOffset | null, options: FollowOptions = {}): Promise<TranscriptUpdates> {
+export async function openTranscriptReading(file: string, state: IngestOffset | null, options: FollowOptions = {}): Promise<TranscriptReading | null> {
   const now = options.now ?? Date.now();
   const stats = await fsp.stat(file);
   const size = stats.size;
   const mtimeMs = Math.trunc(stats.mtimeMs);
-  if (state && state.size === size && state.mtimeMs === mtimeMs) {
-    return { records: [], unknown: 0, malformed: 0, malformedExamples: [], nextState: state, rescanned: false };
-  }
+  if (state && state.size === size && state.mtimeMs === mtimeMs) return null;
 
   const resume = await resumeOffset(file, size, state);
   const rescanned = resume === 'rescan';
   const from = rescanned ? 0 : resume;
-  const records: TranscriptRecord[] = [];
-  const malformedExamples: MalformedLine[] = [];
-  let unknown = 0;
-  let malformed = 0;
-
+  const carried = state && !rescanned ? state : null;
+  const counts = { unknown: 0, malformed: 0, malformedExamples: [] as MalformedLine[] };
   const batch = await readNewLines(file, from, options);
-  for await (const line of batch.lines) {
-    if (line.text.trim() === '') continue;
-    const parsed = parseRecord(line.text);
-    if (parsed.kind === 'record') records.push(parsed.record);
-    else if (parsed.kind === 'unknown') unknown++;
-    else {
-      malformed++;
-      if (malformedExamples.length < MAX_MALFORMED_EXAMPLES) malformedExamples.push({ start: line.start, error: parsed.error });
+
+  async function* lines(): AsyncGenerator<TranscriptLine> {
+    for await (const line of batch.lines) {
+      if (line.text.trim() === '') {
+        yield { record: null, end: line.end };
+        continue;
+      }
+      const parsed = parseRecord(line.text);
+      if (parsed.kind === 'unknown') counts.unknown++;
+      else if (parsed.kind === 'malformed') {
+        counts.malformed++;
+        if (counts.malformedExamples.length < MAX_MALFORMED_EXAMPLES) counts.malformedExamples.push({ start: line.start, error: parsed.error });
+      }
+      yield { record: parsed.kind === 'record' ? parsed.record : null, end: line.end };
     }
   }
-  malformed += batch.oversizedLines;
 
-  const byteOffset = batch.nextOffset;
-  const headUnchanged = state && !rescanned && state.byteOffset >= HEAD_BYTES;
-  const nextState: IngestOffset = {
-    path: file,
-    byteOffset,
-    size,
-    mtimeMs,
-    headHash: headUnchanged ? state.headHash : await hashHead(file, byteOffset),
-    malformedLines: (state && !rescanned ? state.malformedLines : 0) + malformed,
-    // A re-read starts over, so what the reader carried from the old content no longer applies.
-    readerState: state && !rescanned ? state.readerState : '{}',
-    updatedAt: now,
+  return {
+    rescanned,
+    from,
+    lines: lines(),
+    readerState: carried ? carried.readerState : '{}',
+    get unknown() {
+      return counts.unknown;
+    },
+    get malformed() {
+      return counts.malformed + batch.oversizedLines;
+    },
+    get malformedExamples() {
+      return counts.malformedExamples;
+    },
+    async stateAt(point, readerState) {
+      const byteOffset = point === 'end' ? batch.nextOffset : point.at;
+      return {
+        path: file,
+        byteOffset,
+        // Read to the end: the file's size, so an unchanged file is not read again. Stopped
+        // early: only as far as it got, so the next read goes on from there.
+        size: point === 'end' ? size : byteOffset,
+        mtimeMs,
+        headHash: carried && carried.byteOffset >= HEAD_BYTES ? carried.headHash : await hashHead(file, byteOffset),
+        malformedLines: (carried ? carried.malformedLines : 0) + counts.malformed + batch.oversizedLines,
+        readerState,
+        updatedAt: now,
+      };
+    },
   };
-  return { records, unknown, malformed, malformedExamples, nextState, rescanned };
+}
+
+export interface TranscriptUpdates {
+  /** Records new since `state`, in file order; each has its `uuid`, which callers use to stay idempotent. */
+  readonly records: readonly TranscriptRecord[];
+  /** Lines of record types Engram does not read. */
+  readonly unknown: number;
+  /** Lines that were not JSON, did not fit the schema, or were too long, among the new ones. */
+  readonly malformed: number;
+  readonly malformedExamples: readonly MalformedLine[];
+  /** What to store for the next call. */
+  readonly nextState: IngestOffset;
+  /** The file shrank or was replaced, so it was read again from the start. */
+  readonly rescanned: boolean;
+}
+
+/** Everything appended to a transcript since `state`, read whole (see openTranscriptReading). */
+export async function readTranscriptUpdates(file: string, state: IngestOffset | null, options: FollowOptions = {}): Promise<TranscriptUpdates> {
+  const reading = await openTranscriptReading(file, state, options);
+  if (!reading) return { records: [], unknown: 0, malformed: 0, malformedExamples: [], nextState: state!, rescanned: false };
+  const records: TranscriptRecord[] = [];
+  for await (const line of reading.lines) if (line.record) records.push(line.record);
+  const nextState = await reading.stateAt('end', reading.readerState);
+  return { records, unknown: reading.unknown, malformed: reading.malformed, malformedExamples: reading.malformedExamples, nextState, rescanned: reading.rescanned };
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { ChangeRecorder } from '../capture/recordChange';
 import type { Project } from '../project';
 import { toProjectPath } from '../store/paths';
-import { describeToolCall, shellDirAfter, toolFailure } from './extract/toolCalls';
-import { readTranscriptUpdates } from './followTranscript';
+import { describeToolCall, resultText, shellDirAfter, toolFailure } from './extract/toolCalls';
+import { openTranscriptReading, type ReadPoint } from './followTranscript';
 import { MAX_STEPS_AFTER_FAILURE, parseReaderState, serializeReaderState, type ReaderState } from './readerState';
 import type { AssistantRecord, ToolUseResult, TranscriptRecord, UserRecord } from './records';
 import type { TranscriptFile } from './transcriptFiles';
@@ -17,6 +17,8 @@ export interface IngestResult {
   readonly malformed: number;
   readonly malformedExamples: readonly { readonly start: number; readonly error: string }[];
   readonly rescanned: boolean;
+  /** Read to the end; false when it stopped at its deadline and left the rest for the next call. */
+  readonly finished: boolean;
 }
 
 const WHY_PART_MAX = 600;
@@ -53,49 +55,90 @@ export function editSourceRef(toolUseId: string): string {
   return `claude:tool:${toolUseId}`;
 }
 
+/** How long an ingest may run: it stops after the line being read once `deadline` (a Date.now() time) has come. */
+export interface IngestLimits {
+  readonly deadline?: number;
+}
+
+/**
+ * A slice of the transcript ends after this many bytes or this long, whichever comes first; its
+ * read position is then committed, so a process killed at any point loses at most one slice.
+ */
+const SLICE_BYTES = 1024 * 1024;
+const SLICE_MS = 200;
+
 /**
  * Reads what is new in one Claude Code transcript and turns it into memories: diffs with their
  * why from Write/Edit results (through the same recorder as editor and disk changes), prompts,
- * rule and decision candidates, gotchas and compaction summaries. Idempotent: each memory
- * carries the id of the record it came from, and the read position (with what the reader
- * carries between reads) is stored after the memories.
+ * rule and decision candidates, gotchas and compaction summaries. It works in slices: after
+ * each, the read position (with what the reader carries between reads) is stored, always after
+ * the slice's memories. Each memory carries the id of the record it came from and is added only
+ * once, so a slice read again after a kill adds nothing twice. With a `deadline` it stops between
+ * records and leaves the rest to the next call (`finished: false`).
  */
-export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: Pick<TranscriptFile, 'path' | 'sessionId' | 'kind'>): Promise<IngestResult> {
-  const stored = project.ingestOffsets.get(file.path);
-  const updates = await readTranscriptUpdates(file.path, stored);
-  const state = parseReaderState(updates.nextState.readerState);
+export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: Pick<TranscriptFile, 'path' | 'sessionId' | 'kind'>, limits: IngestLimits = {}): Promise<IngestResult> {
+  const outOfTime = () => limits.deadline !== undefined && Date.now() >= limits.deadline;
+  const nothing = { records: 0, memories: 0, unknown: 0, malformed: 0, malformedExamples: [], rescanned: false };
+  if (outOfTime()) return { ...nothing, finished: false };
+  const reading = await openTranscriptReading(file.path, project.ingestOffsets.get(file.path));
+  if (!reading) return { ...nothing, finished: true };
+  const state = parseReaderState(reading.readerState);
   const memories = new TranscriptMemories(project);
   const reader = new RecordReader(project, recorder, file, state, memories);
-  let first: TranscriptRecord | undefined;
-  let last: TranscriptRecord | undefined;
-  for (const record of updates.records) {
-    first ??= record;
-    last = record;
-    await reader.read(record);
-  }
-  if (first && last && file.kind === 'session') {
-    const known = project.sessions.get(file.sessionId);
-    project.sessions.upsert({
-      id: file.sessionId,
-      agent: 'claude-code',
-      startedAt: known?.startedAt ?? (Date.parse(first.timestamp) || Date.now()),
-      endedAt: Date.parse(last.timestamp) || null,
-      branch: last.gitBranch ?? known?.branch ?? null,
-      title: state.title ?? known?.title ?? null,
-      transcriptPath: file.path,
+  let records = 0;
+  let slice = { from: reading.from, startedAt: Date.now(), first: undefined as TranscriptRecord | undefined, last: undefined as TranscriptRecord | undefined };
+
+  // The slice's memories are already stored: its session and read position follow, together.
+  const commit = async (point: ReadPoint): Promise<void> => {
+    const next = await reading.stateAt(point, serializeReaderState(state));
+    const { first, last } = slice;
+    project.transaction(() => {
+      if (first && last && file.kind === 'session') recordSession(project, file, first, last, state);
+      project.ingestOffsets.put(next);
     });
-  }
-  if (updates.records.length || !stored || stored.size !== updates.nextState.size || stored.mtimeMs !== updates.nextState.mtimeMs) {
-    project.ingestOffsets.put({ ...updates.nextState, readerState: serializeReaderState(state) });
-  }
-  return {
-    records: updates.records.length,
-    memories: memories.added + reader.diffs,
-    unknown: updates.unknown,
-    malformed: updates.malformed,
-    malformedExamples: updates.malformedExamples,
-    rescanned: updates.rescanned,
   };
+
+  let stoppedAt: number | null = null;
+  for await (const line of reading.lines) {
+    if (line.record) {
+      slice.first ??= line.record;
+      slice.last = line.record;
+      records++;
+      await reader.read(line.record);
+    }
+    if (outOfTime()) {
+      stoppedAt = line.end;
+      break;
+    }
+    if (line.end - slice.from >= SLICE_BYTES || Date.now() - slice.startedAt >= SLICE_MS) {
+      await commit({ at: line.end });
+      slice = { from: line.end, startedAt: Date.now(), first: undefined, last: undefined };
+    }
+  }
+  await commit(stoppedAt === null ? 'end' : { at: stoppedAt });
+  return {
+    records,
+    memories: memories.added + reader.diffs,
+    unknown: reading.unknown,
+    malformed: reading.malformed,
+    malformedExamples: reading.malformedExamples,
+    rescanned: reading.rescanned,
+    finished: stoppedAt === null,
+  };
+}
+
+/** The session a transcript is of, as far as records `first` to `last` tell (a later read only widens it). */
+function recordSession(project: Project, file: Pick<TranscriptFile, 'path' | 'sessionId'>, first: TranscriptRecord, last: TranscriptRecord, state: ReaderState): void {
+  const known = project.sessions.get(file.sessionId);
+  project.sessions.upsert({
+    id: file.sessionId,
+    agent: 'claude-code',
+    startedAt: known?.startedAt ?? (Date.parse(first.timestamp) || Date.now()),
+    endedAt: Date.parse(last.timestamp) || null,
+    branch: last.gitBranch ?? known?.branch ?? null,
+    title: state.title ?? known?.title ?? null,
+    transcriptPath: file.path,
+  });
 }
 
 /** Reads records in order, keeping the turn, pending tool calls and open failures in `state`. */
@@ -123,11 +166,12 @@ class RecordReader {
   private assistant(record: AssistantRecord, origin: RecordOrigin): void {
     for (const block of record.message.content) {
       if (block.type === 'text' && block.text.trim()) {
-        this.state.assistantText = block.text;
+        this.state.assistantText = this.project.redactor.text(block.text);
         this.memories.decisions(block.text, 'assistant', origin, this.memories.promptFiles(this.state.prompt));
       } else if (block.type === 'tool_use') {
-        const call = describeToolCall(block.name, block.input, this.state.shellDir);
-        const command = block.name === 'Bash' && typeof block.input.command === 'string' ? block.input.command : null;
+        // Redacted before it is described: the subject, summary and command are kept in the stored state.
+        const command = block.name === 'Bash' && typeof block.input.command === 'string' ? this.project.redactor.text(block.input.command) : null;
+        const call = describeToolCall(block.name, command === null ? block.input : { ...block.input, command }, this.state.shellDir);
         if (command !== null) this.state.shellDir = shellDirAfter(command, this.state.shellDir);
         const relative = call.filePath ? this.projectPath(call.filePath) : null;
         this.state.pendingTools[block.id] = { name: block.name, subject: call.subject, summary: relative ? `${block.name} ${relative}` : call.summary, command, file: relative };
@@ -143,11 +187,11 @@ class RecordReader {
         this.memories.compactionSummary(text, this.state.compaction, origin);
         this.state.compaction = null;
       } else if (TranscriptMemories.isUserPrompt(text)) {
-        this.state.prompt = text;
+        this.state.prompt = this.project.redactor.text(text);
         this.state.assistantText = null;
         // A sub-agent's "prompt" is its task, written by the main agent: it keeps the why, but is not the user's intent.
         if (this.file.kind === 'session') {
-          this.state.title ??= shorten(text, TITLE_MAX);
+          this.state.title ??= shorten(this.state.prompt, TITLE_MAX);
           this.memories.prompt(text, origin);
         }
       }
@@ -158,7 +202,8 @@ class RecordReader {
       const pending = this.state.pendingTools[block.tool_use_id];
       delete this.state.pendingTools[block.tool_use_id];
       if (record.toolUseResult && !block.is_error) await this.edit(record.toolUseResult, block.tool_use_id, origin);
-      if (pending) this.outcome(pending, toolFailure(block.is_error, block.content, pending.command), origin);
+      // An error's text is redacted before it is cut to length and kept with the state.
+      if (pending) this.outcome(pending, toolFailure(block.is_error, block.is_error ? this.project.redactor.text(resultText(block.content)) : '', pending.command), origin);
     }
   }
 

@@ -50,7 +50,11 @@ export const hookCommand: Command = {
         process.exit(0);
       }
       const answer = await answerHook(event, stdin.text, io.env, started);
-      if (answer.served && answer.stdout) io.out(`${answer.stdout}\n`);
+      if (answer.served) {
+        // The context first: what was given is recorded after it (or later, when the database is busy).
+        if (answer.stdout) io.out(`${answer.stdout}\n`);
+        answer.afterOutput();
+      }
     } finally {
       clearTimeout(deadline);
     }
