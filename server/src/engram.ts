@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import type { BundledCommand } from './cli/launch';
 import { gateRuntime } from './cli/runtimeGate';
+import { standardOutput } from './cli/standardOutput';
 import { viaMemoryServer, type ViaServer } from './cli/viaMemoryServer';
 import { writeAllSync } from './cli/writeAllSync';
 
@@ -15,7 +16,9 @@ if (typeof ENGRAM_COMMANDS === 'undefined') {
   process.exitCode = 1;
 } else {
   const argv = process.argv.slice(2);
-  const io = { out: (text: string) => void process.stdout.write(text), err: (text: string) => void process.stderr.write(text), cwd: process.cwd(), env: process.env };
+  const err = (text: string) => void process.stderr.write(text);
+  const stdout = standardOutput(err);
+  const io = { out: stdout.write, outClosed: stdout.closed, err, cwd: process.cwd(), env: process.env };
   let via: ViaServer = { ran: false, io };
   try {
     via = viaMemoryServer(argv, io);
@@ -33,7 +36,7 @@ if (typeof ENGRAM_COMMANDS === 'undefined') {
     } else {
       // Required here, not imported: a command the server answers never evaluates the launcher.
       void (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname).then((code) => {
-        process.exitCode = code;
+        process.exitCode = stdout.failed() ? Math.max(code, 1) : code;
       });
     }
   }

@@ -13,6 +13,9 @@ import { MemoryListStore } from './store/memoryLists';
 import { TimelineStore } from './store/timelineStore';
 import { DeferredIndexes } from './store/deferredIndexes';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
+import { explainStoreError, storePlace } from './store/storeProblem';
+import { integrityProblems } from './store/integrity';
+import { SalvageReader } from './store/salvageReader';
 import type { RecallWeights } from './recall/weights';
 import type { CapacitySettings } from './capacity/settings';
 
@@ -60,6 +63,10 @@ export interface Project {
    * after a bulk write that is the next writer's commit, a hook's perhaps.
    */
   checkpoint(): void;
+  /** What SQLite's integrity check finds wrong (none: sound). Reads every page: for `engram doctor`. */
+  integrityProblems(): readonly string[];
+  /** A reader of every memory that can still be read, for when the database turns out damaged. */
+  salvage(): SalvageReader;
   close(): void;
 }
 
@@ -76,18 +83,26 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
   const { config, problem } = readEngramConfig(env);
   const { patterns, errors } = compileUserPatterns(config.redact.patterns);
   const redactor = new Redactor(patterns);
-  const { db, file, notices, infos } = openDatabase(databasePathFor(root, env));
+  const databaseFile = databasePathFor(root, env);
+  let opened: ReturnType<typeof openDatabase>;
+  try {
+    opened = openDatabase(databaseFile);
+  } catch (error) {
+    // A locked, read-only, full or misplaced store: one line that says what to do (store/storeProblem.ts).
+    throw explainStoreError(error, storePlace(databaseFile, env));
+  }
+  const { db, file, notices, infos } = opened;
   return {
     root,
     databaseFile: file,
     store: new MemoryStore(db, redactor, { resident: options.resident }),
     snapshots: new SnapshotStore(db),
-    sessions: new SessionStore(db),
-    ingestOffsets: new IngestOffsetStore(db),
+    sessions: new SessionStore(db, redactor),
+    ingestOffsets: new IngestOffsetStore(db, redactor),
     lifecycle: new LifecycleStore(db),
     usage: new UsageStore(db, options.resident),
     injections: new InjectionStore(db),
-    editorState: new EditorStateStore(db),
+    editorState: new EditorStateStore(db, redactor),
     lists: new MemoryListStore(db),
     timeline: new TimelineStore(db),
     deferredIndexes: new DeferredIndexes(db),
@@ -99,6 +114,8 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     infos,
     transaction: (write) => db.transaction(write)(),
     checkpoint: () => void db.pragma('wal_checkpoint(PASSIVE)'),
+    integrityProblems: () => integrityProblems(db),
+    salvage: () => new SalvageReader(db),
     close: () => db.close(),
   };
 }

@@ -16,14 +16,15 @@ export interface RunResult {
   readonly stderr: string;
 }
 
-/** Runs `engram ARGS` as a real process, optionally on another Node binary and with stdin. */
-export function runEngram(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; node?: string; stdin?: string; timeoutMs?: number }): Promise<RunResult> {
+/** Runs `engram ARGS` as a real process, optionally on another Node binary, with stdin, or as another user (`user`, when the tests run as root). */
+export function runEngram(args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; node?: string; stdin?: string; timeoutMs?: number; user?: { uid: number; gid: number } }): Promise<RunResult> {
   assertBuilt();
   return new Promise((resolve, reject) => {
     const child = spawn(options.node ?? process.execPath, [ENGRAM_JS, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       env: options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...options.user,
     });
     let stdout = '';
     let stderr = '';

@@ -36,4 +36,12 @@ describe('anchors follow the code they pin', () => {
     const back = relocateAnchor(gone, FILE);
     assert.equal(back.stale, false, 'code that comes back (an undo, a revert) is found again');
   });
+
+  it('are stale on disk when all that is left between the lines around them is whitespace', () => {
+    const blanked = relocateAnchor(pinned(), FILE.replace('function query(sql) {\n  return run(sql, params);\n}', '  '));
+    assert.equal(blanked.stale, true);
+    assert.deepEqual(blanked.range, pinned().range, 'kept at its last place');
+    const emptied = relocateAnchor(pinned(), FILE.replace('function query(sql) {\n  return run(sql, params);\n}', '\t\n   '));
+    assert.equal(emptied.stale, true, 'blank lines are no code either');
+  });
 });

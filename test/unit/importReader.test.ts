@@ -135,7 +135,7 @@ describe('reading an import on a second thread', () => {
     const memories = Array.from({ length: 7 }, (_, i) => memory(i));
     const file = fileWith([line(memories[0]!), 'not json', ...memories.slice(1, 5).map(line), '', '{"id":"m_X"}', ...memories.slice(5).map(line), ''].join('\n'));
     const fd = openSync(file, 'r');
-    const batches = await collect(readImportBatches(fd, { batchSize: 3, patterns: [/body 4/g] }));
+    const batches = await collect(readImportBatches(fd, { batchSize: 3, patterns: [/body 4/g], projectRoot: tempDir() }));
     closeSync(fd);
     assert.deepEqual(batches.map((b) => b.memories.map((m) => m.stored.id)), [memories.slice(0, 3), memories.slice(3, 6), memories.slice(6)].map((ms) => ms.map((m) => m.id)));
     assert.deepEqual(batches.flatMap((b) => b.rejected.map((r) => r.lineNumber)), [2, 8]);
@@ -154,7 +154,7 @@ describe('reading an import on a second thread', () => {
     const fd = openSync(file, 'r');
     const workerFile = path.join(__dirname, '..', 'support', 'import', 'failingImportWorker.ts');
     await assert.rejects(async () => {
-      for await (const batch of readImportBatches(fd, { batchSize: 4, patterns: [], workerFile })) store.importPrepared(batch.memories);
+      for await (const batch of readImportBatches(fd, { batchSize: 4, patterns: [], projectRoot: tempDir(), workerFile })) store.importPrepared(batch.memories);
     }, /reader crashed/);
     closeSync(fd);
     assert.deepEqual([...store.all()].map((m) => m.id).sort(), memories.slice(0, 4).map((m) => m.id).sort());

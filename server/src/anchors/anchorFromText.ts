@@ -27,6 +27,18 @@ export function anchorLines(path: string, text: string, startLine: number, endLi
   };
 }
 
+/**
+ * Whether lines `startLine..endLine` of a text hold no code, only whitespace: what is left of
+ * pinned code deleted all but its indentation. Such an anchor has lost its code (stale), rather
+ * than governing a blank line.
+ */
+export function onlyWhitespace(text: string, startLine: number, endLine: number): boolean {
+  return withLfEndings(text)
+    .split('\n')
+    .slice(startLine, endLine + 1)
+    .every((line) => line.trim() === '');
+}
+
 export function rangeContainsLine(range: TextRange, line: number): boolean {
   return line >= range.startLine && line <= range.endLine;
 }

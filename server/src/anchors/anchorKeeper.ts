@@ -1,6 +1,6 @@
 import type { Anchor, Memory, MemoryId } from '../memory/types';
 import type { Project } from '../project';
-import { anchorLines } from './anchorFromText';
+import { anchorLines, onlyWhitespace } from './anchorFromText';
 import { relocateAnchor } from './relocateAnchor';
 import { shiftSpan, type LineSpan, type TextEdit } from './shiftAnchor';
 import { withLfEndings } from '../util/lineEndings';
@@ -69,11 +69,9 @@ export class AnchorKeeper {
     for (const [id, live] of doc.anchors) {
       const memory = doc.project.store.get(id);
       if (!memory?.anchor) continue;
-      const next: Anchor =
-        live.stale || live.span.end >= lines
-          ? { ...memory.anchor, stale: true }
-          : { ...anchorLines(doc.path, text, live.span.start, live.span.end), stale: false };
-      if (live.span.end >= lines) live.stale = true;
+      // Gone past the end, or all but its indentation deleted: the code is gone.
+      if (live.span.end >= lines || onlyWhitespace(text, live.span.start, live.span.end)) live.stale = true;
+      const next: Anchor = live.stale ? { ...memory.anchor, stale: true } : { ...anchorLines(doc.path, text, live.span.start, live.span.end), stale: false };
       if (this.differs(memory.anchor, next)) {
         this.store(doc.project, memory, next);
         changed = true;

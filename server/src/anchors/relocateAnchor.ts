@@ -1,5 +1,5 @@
 import type { Anchor } from '../memory/types';
-import { anchorLines, hashContent } from './anchorFromText';
+import { anchorLines, hashContent, onlyWhitespace } from './anchorFromText';
 import { withLfEndings } from '../util/lineEndings';
 
 /** How far a block may have grown (in lines) for its surrounding lines to still identify it. */
@@ -32,8 +32,8 @@ function nearest(candidates: readonly number[], to: number): number | undefined 
  * 1. still in place (same content hash);
  * 2. moved: the same lines elsewhere — the copy nearest the old place, preferring one whose
  *    surrounding lines also match;
- * 3. edited in place: the lines around it are still there with something between them (up to a
- *    few times its old length) — it follows, with a new hash;
+ * 3. edited in place: the lines around it are still there with code between them (up to a few
+ *    times its old length; whitespace alone is not code) — it follows, with a new hash;
  * otherwise the code is gone and the anchor is **stale** (kept where it was, never moved to
  * unrelated code). `text` null: the file was deleted.
  */
@@ -63,6 +63,7 @@ export function relocateAnchor(anchor: Anchor, text: string | null): Anchor {
     if (end === undefined) continue;
     if (!best || Math.abs(start - startLine) < Math.abs(best.start - startLine)) best = { start, end: end - 1 };
   }
-  if (best && best.end >= best.start) return { ...anchorLines(anchor.path, text, best.start, best.end), stale: false };
+  // Only whitespace left between them: the code was deleted all but its indentation.
+  if (best && best.end >= best.start && !onlyWhitespace(text, best.start, best.end)) return { ...anchorLines(anchor.path, text, best.start, best.end), stale: false };
   return { ...anchor, stale: true };
 }

@@ -25,30 +25,44 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
+/** Removes a file if it is there; anything in the way is left as it is. */
+function removeQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch (error) {
+    // `force` ignores only a missing file: in a folder that cannot be read, or is a file, even looking fails.
+    void error;
+  }
+}
+
 /**
  * Writes atomically, then keeps only the newest few caches of this bundle for this Node: two
  * Engram installs (the extension's and a CLI's) may share the folder, and must not delete each
  * other's cache on every run. The file is opened before V8 serializes the code, so a folder that
- * cannot be written costs nothing.
+ * cannot be written costs nothing. Never throws: it runs in an exit handler, where a throw would
+ * print a crash on stderr (a hook must print nothing) and change the exit code.
  */
 function writeCache(dir: string, name: string, sameBundle: (file: string) => boolean, data: () => Buffer): void {
   const temporary = path.join(dir, `${name}.${process.pid}.tmp`);
+  let opened = false;
   try {
     mkdirSync(dir, { recursive: true });
     const fd = openSync(temporary, 'w');
+    opened = true;
     try {
       writeFileSync(fd, data());
     } finally {
       closeSync(fd);
     }
     renameSync(temporary, path.join(dir, name));
+    opened = false;
     const caches = readdirSync(dir).filter(sameBundle).map((file) => ({ file, mtime: statSync(path.join(dir, file)).mtimeMs }));
     caches.sort((a, b) => b.mtime - a.mtime);
     for (const { file } of caches.slice(KEPT_BUILDS)) rmSync(path.join(dir, file), { force: true });
   } catch (error) {
-    // The cache only saves compile time: a read-only or full disk must never fail a command.
+    // The cache only saves compile time: a read-only, full or misplaced folder must never fail a command.
     void error;
-    rmSync(temporary, { force: true });
+    if (opened) removeQuietly(temporary);
   }
 }
 

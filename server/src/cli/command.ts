@@ -4,6 +4,8 @@ import type { Project } from '../project';
 /** Where a command writes; injected so tests and the bundle share one code path. */
 export interface CliIO {
   readonly out: (text: string) => void;
+  /** True once stdout's reader has gone (`engram export | head -1`): a command writing much stops early. */
+  readonly outClosed?: () => boolean;
   readonly err: (text: string) => void;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;

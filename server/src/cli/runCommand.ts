@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { SchemaTooNewError } from '../store/database';
 import { NativeBindingError } from '../store/nativeBinding';
+import { StoreError } from '../store/storeProblem';
 import { CliError, UsageError, type CliIO, type Command, type ParsedArgs } from './command';
+import { joinDashValues } from './dashValues';
 import { usageOf } from './dispatch';
 
 /** Parses a command's arguments and runs it; resolves to the process exit code. Never throws. */
@@ -9,7 +11,7 @@ export async function runCommand(command: Command, rest: readonly string[], io: 
   try {
     let parsed;
     try {
-      parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args: joinDashValues(rest, command.options), options: command.options, allowPositionals: true, strict: true });
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -23,7 +25,7 @@ export async function runCommand(command: Command, rest: readonly string[], io: 
       io.err(`engram ${command.name}: ${error.message}\n\n${usageOf(command)}`);
       return 2;
     }
-    if (error instanceof CliError || error instanceof SchemaTooNewError || error instanceof NativeBindingError) {
+    if (error instanceof CliError || error instanceof StoreError || error instanceof SchemaTooNewError || error instanceof NativeBindingError) {
       io.err(`engram ${command.name}: ${error.message}\n`);
       return 1;
     }

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { MEMORY_KINDS } from '../memory/types';
 import type { Project } from '../project';
+import { ProjectPathCheck } from '../store/insideProject';
 import { toProjectPath } from '../store/paths';
 import { ToolInputError } from './toolResult';
 
@@ -32,7 +33,8 @@ export const kindsArg = z
 
 /**
  * A file argument as a project path ('/'-separated, relative to the root). Absolute paths and
- * file:// URIs must be inside the project; relative ones are taken from the root.
+ * file:// URIs must be inside the project; relative ones are taken from the root. Checked with
+ * links followed: a link out of the project is refused like a path outside it.
  */
 export function projectFile(project: Project, file: string): string {
   let value = file.trim();
@@ -45,5 +47,7 @@ export function projectFile(project: Project, file: string): string {
   }
   const relative = toProjectPath(project.root, value);
   if (relative === null) throw new ToolInputError(`"${file}" is not a file inside the project ${project.root}; give a path relative to it`);
+  const problem = new ProjectPathCheck(project.root).problem(relative);
+  if (problem) throw new ToolInputError(problem);
   return relative;
 }

@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Project } from '../project';
 import { createEngramMcpServer } from './engramMcpServer';
+import { screenedInput } from './screenedInput';
 import { CallTracker } from './toolContext';
 
 /** How long calls in flight may take to finish once the client has gone. */
@@ -21,7 +22,11 @@ export async function serveStdio(project: Project, options: StdioOptions): Promi
   const { log } = options;
   const calls = new CallTracker();
   const server = createEngramMcpServer(project, { log, sessionId: options.sessionId, calls });
-  const transport = new StdioServerTransport();
+  // Requests the SDK would drop or call internal errors are answered before it reads them (requestScreen.ts).
+  const transport: StdioServerTransport = new StdioServerTransport(
+    screenedInput(process.stdin, (error) => void transport.send(error).catch((failure: Error) => log(`cannot answer a malformed request: ${failure.message}`))),
+    process.stdout,
+  );
   let finish: (code: number) => void = () => undefined;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let closing = false;

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Project } from '../project';
+import { explainStoreError, storePlace } from '../store/storeProblem';
 import { answerTool } from './toolResult';
 
 /** What every tool handler works with. */
@@ -43,6 +44,6 @@ export function toolContext(project: Project, log: (message: string) => void, se
     project,
     log,
     sessionId,
-    answer: (name, body) => calls.run(() => answerTool(name, log, body)),
+    answer: (name, body) => calls.run(() => answerTool(name, log, body, (error) => explainStoreError(error, storePlace(project.databaseFile, process.env)))),
   };
 }

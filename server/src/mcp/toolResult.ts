@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { LifecycleRefusal, UnknownMemoryError } from '../capacity/lifecycle';
 import { PinError } from '../constraints/pinConstraint';
 import { RecallInputError } from '../recall/answerRecall';
+import { StoreError } from '../store/storeProblem';
 
 /** Arguments that passed the schema but cannot be used as given; the message says what to change. */
 export class ToolInputError extends Error {
@@ -30,13 +31,24 @@ function isInputError(error: unknown): error is Error {
 
 /**
  * Runs a tool body and turns any failure into an `isError` result, so one bad call never ends the
- * server: input errors say what to change; anything else is logged with its stack and reported.
+ * server: input errors say what to change; a locked, read-only or full store is said in one line
+ * (`explain` makes it a StoreError); anything else is logged with its stack and reported.
  */
-export async function answerTool(name: string, log: (message: string) => void, body: () => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+export async function answerTool(
+  name: string,
+  log: (message: string) => void,
+  body: () => CallToolResult | Promise<CallToolResult>,
+  explain: (error: unknown) => unknown = (error) => error,
+): Promise<CallToolResult> {
   try {
     return await body();
-  } catch (error) {
-    if (isInputError(error)) return toolError(error.message);
+  } catch (caught) {
+    if (isInputError(caught)) return toolError(caught.message);
+    const error = explain(caught);
+    if (error instanceof StoreError) {
+      log(`${name}: ${error.message}`);
+      return toolError(`Engram could not run ${name}: ${error.message}. Changes are all-or-nothing, so nothing was stored half-way.`);
+    }
     const code = (error as { code?: unknown }).code;
     log(`${name} failed${typeof code === 'string' ? ` (${code})` : ''}: ${(error as Error).stack ?? String(error)}`);
     return toolError(`Engram could not run ${name}: ${(error as Error).message}. Changes are all-or-nothing, so it can be retried.`);

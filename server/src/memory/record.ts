@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS, type Memory, type MemoryId } from './types';
 import { isMemoryId } from './ids';
+import { isProjectPath } from './projectPath';
 
 /**
  * The exchange format of `engram export` / `engram import`: one JSON object per line, every field
@@ -12,6 +13,9 @@ const rangeSchema = z.object({
   endLine: z.number().int().nonnegative(),
   endCharacter: z.number().int().nonnegative(),
 });
+
+/** Where a memory is tied to code: a path inside the project, as Engram stores it (links are checked where the project is known). */
+const projectPath = z.string().refine(isProjectPath, 'not a path inside the project (relative to its root, without ".." or an absolute start)');
 
 const isoTime = z.iso.datetime({ offset: true }).transform((s) => Date.parse(s));
 
@@ -30,11 +34,11 @@ export const memoryRecordSchema = z.object({
   importance: z.number().min(0).max(1),
   pin: z.enum(PIN_LEVELS),
   status: z.enum(MEMORY_STATUSES),
-  files: z.array(z.string()),
+  files: z.array(projectPath),
   symbols: z.array(z.string()),
   anchor: z
     .object({
-      path: z.string(),
+      path: projectPath,
       range: rangeSchema,
       contentHash: z.string(),
       contextBefore: z.string(),

@@ -72,8 +72,8 @@ function isUnreadable(error: unknown): boolean {
   return typeof error === 'object' && error !== null && UNREADABLE_CODES.has((error as { code?: string }).code ?? '');
 }
 
-/** Moves a database that SQLite cannot read out of the way, keeping every byte of it. */
-function moveAside(file: string): string {
+/** Moves a database that SQLite cannot read out of the way, keeping every byte of it; returns where to. */
+export function moveAside(file: string): string {
   const aside = `${file}.corrupt-${timestamp()}`;
   renameSync(file, aside);
   for (const suffix of ['-wal', '-shm']) {

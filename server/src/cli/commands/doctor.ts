@@ -4,6 +4,8 @@ import { findNativeBinding, probeSqlite } from '../../store/nativeBinding';
 import type { Project } from '../../project';
 import type { Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
+import { explainStoreError, storePlace } from '../../store/storeProblem';
+import { repairProject } from './doctorRepair';
 import { describeRuntimeOrigin, runtimeOriginOf } from '../../runtime/runtimeOrigin';
 import { canLoadSqlite, MIN_NODE_VERSION } from '../../runtime/runtimeRequirement';
 
@@ -36,22 +38,44 @@ function checkBinding(): Check {
   }
 }
 
-function checkDatabase(project: Project): Check[] {
-  const counts = project.store.counts();
+/** A check that fails with the store's own explanation instead of stopping the doctor (a damaged page, a lock). */
+function guarded(name: string, project: Project, env: NodeJS.ProcessEnv, check: () => Check): Check {
+  try {
+    return check();
+  } catch (error) {
+    return { name, ok: false, detail: (explainStoreError(error, storePlace(project.databaseFile, env)) as Error).message };
+  }
+}
+
+function checkIntegrity(project: Project): Check {
+  const problems = project.integrityProblems();
+  if (!problems.length) return { name: 'integrity', ok: true, detail: "SQLite's integrity check found nothing wrong" };
+  const more = problems.length > 1 ? ` (and ${problems.length - 1}${problems.length >= 10 ? ' or more' : ''} other problems)` : '';
+  return { name: 'integrity', ok: false, detail: `the database is damaged: ${problems[0]}${more}; \`engram doctor --repair\` rebuilds it with every memory that can be read (the damaged file is kept)` };
+}
+
+function checkDatabase(project: Project, env: NodeJS.ProcessEnv): Check[] {
   const checks: Check[] = [
     { name: 'project', ok: true, detail: project.root },
-    { name: 'database', ok: true, detail: `${project.databaseFile} (schema ${project.store.schemaVersion()})` },
-    {
-      name: 'memories',
-      ok: true,
-      detail: `${counts.byStatus.active} active, ${counts.byStatus.archived} archived, ${counts.byStatus.forgotten} forgotten; ${counts.pinned.hard} hard and ${counts.pinned.soft} soft pins; ${counts.sessions} agent sessions`,
-    },
+    guarded('database', project, env, () => ({ name: 'database', ok: true, detail: `${project.databaseFile} (schema ${project.store.schemaVersion()})` })),
+    guarded('integrity', project, env, () => checkIntegrity(project)),
+    guarded('memories', project, env, () => {
+      const counts = project.store.counts();
+      return {
+        name: 'memories',
+        ok: true,
+        detail: `${counts.byStatus.active} active, ${counts.byStatus.archived} archived, ${counts.byStatus.forgotten} forgotten; ${counts.pinned.hard} hard and ${counts.pinned.soft} soft pins; ${counts.sessions} agent sessions`,
+      };
+    }),
+    guarded('transcripts', project, env, () => checkTranscripts(project)),
   ];
-  checks.push(checkTranscripts(project));
-  const deferred = project.deferredIndexes.pending();
-  if (deferred.length) {
-    checks.push({ name: 'indexes', ok: true, warning: true, detail: `${deferred.length} indexes an interrupted \`engram import\` set aside are not built yet (${deferred.join(', ')}): the memory server or the next \`engram import\` builds them; until then some queries are slower` });
-  }
+  const deferred = guarded('indexes', project, env, () => {
+    const pending = project.deferredIndexes.pending();
+    return pending.length
+      ? { name: 'indexes', ok: true, warning: true, detail: `${pending.length} indexes an interrupted \`engram import\` set aside are not built yet (${pending.join(', ')}): the memory server or the next \`engram import\` builds them; until then some queries are slower` }
+      : { name: 'indexes', ok: true, detail: '' };
+  });
+  if (!deferred.ok || deferred.detail) checks.push(deferred);
   for (const notice of project.notices) checks.push({ name: 'notice', ok: true, detail: notice });
   return checks;
 }
@@ -83,17 +107,25 @@ function checkHooks(env: NodeJS.ProcessEnv): Check {
 
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'check the runtime, the SQLite binding and the project database; exit 1 when something is wrong',
-  usage: '[--json] [--runtime]',
+  summary: 'check the runtime, the SQLite binding and the project database (--repair: rebuild a damaged one); exit 1 when something is wrong',
+  usage: '[--json] [--runtime] [--repair]',
   // --runtime: only whether this runtime can run Engram (the extension asks it of each candidate).
-  options: { ...projectOptionSpec, json: { type: 'boolean' }, runtime: { type: 'boolean' } },
+  // --repair: first rebuild a database whose integrity check fails, with every memory that can be read.
+  options: { ...projectOptionSpec, json: { type: 'boolean' }, runtime: { type: 'boolean' }, repair: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run(args, io) {
     const checks: Check[] = [checkRuntime(io.env), checkBinding()];
     if (args.values.runtime) return report(checks, args.values.json === true, io);
     if (checks.every((c) => c.ok)) {
+      if (args.values.repair) {
+        try {
+          checks.push({ name: 'repair', ok: true, detail: repairProject(args, io) });
+        } catch (error) {
+          checks.push({ name: 'repair', ok: false, detail: (error as Error).message });
+        }
+      }
       try {
-        checks.push(...(await withProject(args, io, checkDatabase)));
+        checks.push(...(await withProject(args, io, (project) => checkDatabase(project, io.env))));
       } catch (error) {
         checks.push({ name: 'database', ok: false, detail: (error as Error).message });
       }

@@ -1,7 +1,9 @@
 import { closeSync, createWriteStream, openSync } from 'node:fs';
 import path from 'node:path';
 import { memoryToRecord } from '../../memory/record';
+import type { Memory } from '../../memory/types';
 import type { Project } from '../../project';
+import { describeUnreadable, isDamage } from '../../store/salvageReader';
 import { CliError, stringOption, type CliIO, type Command } from '../command';
 import { readImportBatches } from '../import/importReader';
 import { ImportReadError, writeInTransactions, type TransactionLimits } from '../import/importTransactions';
@@ -16,32 +18,71 @@ import { projectOptionSpec, withProject } from '../projectOption';
  */
 const IMPORT_TRANSACTION: TransactionLimits = { memories: 4000, lockMs: 700 };
 
+/**
+ * Every memory that can be read, oldest first: the usual scan, and where it meets a damaged page,
+ * the memories it has not given yet from the salvage reader (store/salvageReader.ts). Says what
+ * could not be read through `damaged`.
+ */
+function* readableMemories(project: Project, damaged: (report: string) => void): Generator<Memory> {
+  const given = new Set<string>();
+  try {
+    for (const memory of project.store.all()) {
+      given.add(memory.id);
+      yield memory;
+    }
+    return;
+  } catch (error) {
+    if (!isDamage(error)) throw error;
+  }
+  const salvage = project.salvage();
+  for (const [, memory] of salvage.memories((id) => given.has(id))) yield memory;
+  const { unreadable, incomplete } = salvage.tally;
+  const lost = unreadable ? `; ${describeUnreadable(salvage.tally)}` : '';
+  const partly = incomplete ? `; ${incomplete.toLocaleString('en')} without some of their files, symbols or pinned lines` : '';
+  damaged(`the memory database ${project.databaseFile} is damaged: exported ${(given.size + salvage.tally.read).toLocaleString('en')} memories${lost}${partly}. \`engram doctor --repair\` rebuilds it with every memory that can be read`);
+}
+
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'write every memory as JSON Lines (to stdout, or --out FILE)',
+  summary: 'write every memory as JSON Lines (to stdout, or --out FILE); from a damaged database, every one that can be read',
   usage: '[--out FILE]',
   options: { ...projectOptionSpec, out: { type: 'string' } },
   positionals: { min: 0, max: 0 },
   async run(args, io) {
     return withProject(args, io, async (project) => {
       const out = stringOption(args, 'out');
+      let damage: string | undefined;
+      const memories = readableMemories(project, (report) => (damage = report));
       let count = 0;
       if (out === undefined) {
-        for (const memory of project.store.all()) {
+        for (const memory of memories) {
+          // The reader went away (`engram export | head -1`): nothing more is wanted.
+          if (io.outClosed?.()) return 0;
           io.out(`${JSON.stringify(memoryToRecord(memory))}\n`);
-          count++;
         }
-        return 0;
+      } else {
+        const target = path.resolve(io.cwd, out);
+        const stream = createWriteStream(target);
+        let streamError: Error | undefined;
+        const failed = new Promise<never>((_, reject) => stream.once('error', (error) => reject((streamError = error))));
+        // Awaited only while waiting on the stream; a failure at another moment shows at the next wait.
+        failed.catch(() => undefined);
+        try {
+          for (const memory of memories) {
+            if (!stream.write(`${JSON.stringify(memoryToRecord(memory))}\n`)) await Promise.race([new Promise<void>((r) => stream.once('drain', () => r())), failed]);
+            count++;
+          }
+          await Promise.race([new Promise<void>((resolve) => stream.end(() => resolve())), failed]);
+        } catch (error) {
+          if (error !== streamError) throw error;
+          stream.destroy();
+          throw new CliError(`cannot write ${target}: ${(error as Error).message}`);
+        }
+        if (!damage) io.err(`engram: exported ${count} memories to ${target}\n`);
       }
-      const target = path.resolve(io.cwd, out);
-      const stream = createWriteStream(target);
-      for (const memory of project.store.all()) {
-        if (!stream.write(`${JSON.stringify(memoryToRecord(memory))}\n`)) await new Promise<void>((r) => stream.once('drain', () => r()));
-        count++;
-      }
-      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
-      io.err(`engram: exported ${count} memories to ${target}\n`);
-      return 0;
+      if (!damage) return 0;
+      io.err(`engram export: ${damage}\n`);
+      return 1;
     });
   },
 };
@@ -77,7 +118,7 @@ export const importCommand: Command = {
         // the secondary indexes are built after the rows (store/deferredIndexes.ts).
         project.deferredIndexes.rebuild();
         project.deferredIndexes.deferIfEmpty();
-        const batches = readImportBatches(fd, { patterns: project.redactor.userPatterns });
+        const batches = readImportBatches(fd, { patterns: project.redactor.userPatterns, projectRoot: project.root });
         try {
           await writeInTransactions(batches, () => project.store.beginImport(), IMPORT_TRANSACTION, {
             rejected: (lines) => {

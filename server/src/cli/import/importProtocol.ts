@@ -6,6 +6,8 @@ export interface ImportWorkerData {
   readonly fd: number;
   /** Memories a batch holds. */
   readonly batchSize: number;
+  /** The project's root: a memory's files and pinned lines must be inside it, links followed. */
+  readonly projectRoot: string;
   /** The user's redaction patterns (a RegExp does not cross threads). */
   readonly patterns: readonly { readonly source: string; readonly flags: string }[];
   /** Int32Array [batches the reader may still send, 1 when the main thread stopped reading]. */

@@ -29,6 +29,8 @@ export interface ImportReaderOptions {
   readonly batchSize?: number;
   /** The user's redaction patterns. */
   readonly patterns: readonly RegExp[];
+  /** The project's root: memories tied to places outside it are rejected lines. */
+  readonly projectRoot: string;
   /** Another reader thread script, for tests. */
   readonly workerFile?: string;
 }
@@ -40,7 +42,7 @@ export interface ImportReaderOptions {
  */
 export async function* readImportBatches(fd: number, options: ImportReaderOptions): AsyncGenerator<ImportBatch> {
   const credits = newCredits(BATCHES_AHEAD);
-  const workerData: ImportWorkerData = { fd, batchSize: options.batchSize ?? IMPORT_READ_BATCH, patterns: options.patterns.map(({ source, flags }) => ({ source, flags })), credits };
+  const workerData: ImportWorkerData = { fd, batchSize: options.batchSize ?? IMPORT_READ_BATCH, projectRoot: options.projectRoot, patterns: options.patterns.map(({ source, flags }) => ({ source, flags })), credits };
   const worker = startWorker(options.workerFile ?? WORKER_FILE, workerData);
   const received: ImportWorkerMessage[] = [];
   let failure: Error | undefined;

@@ -11,7 +11,12 @@ const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 
 /** "2025-05-01", "2025-05-01T14:00:00Z", or a span back from now: "90m", "12h", "3d", "2w". */
 export function parseSince(since: string, now: number): number {
   const relative = /^\s*(\d+(?:\.\d+)?)\s*([mhdw])\s*$/i.exec(since);
-  if (relative) return now - Number(relative[1]) * UNIT_MS[relative[2]!.toLowerCase()]!;
+  if (relative) {
+    const start = now - Number(relative[1]) * UNIT_MS[relative[2]!.toLowerCase()]!;
+    // A span reaching back before the first date a Date can hold (271,821 BC) names no time at all.
+    if (Number.isNaN(new Date(start).getTime())) throw new ToolInputError(`since "${since}" reaches back before any date; leave it out to get everything`);
+    return start;
+  }
   const absolute = /^\d{4}-\d{2}-\d{2}/.test(since.trim()) ? Date.parse(since.trim()) : NaN;
   if (Number.isNaN(absolute)) throw new ToolInputError(`since must be an ISO date or time ("2025-05-01", "2025-05-01T14:00:00Z") or a span back from now ("12h", "3d", "2w"), not "${since}"`);
   return absolute;
