@@ -18,10 +18,19 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2';
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3';
 
-/** Held-out round 2's first run, before anything could be tuned on it (README): the forms no rule knows yet. */
-export const ROUND_2_KNOWN_MISSES: readonly string[] = ['k015', 'k052', 'k057', 'k059', 'k066', 'k075', 'k077', 'k080', 'k081', 'k082', 'k083', 'k084'];
+/**
+ * First runs of the held-out rounds, before anything was tuned on them (README): the secrets
+ * stored and the look-alikes redacted. Every case of every round is redacted as labeled now.
+ */
+export const FIRST_RUNS = {
+  'heldout-2': { stored: ['k015', 'k052', 'k057', 'k059', 'k066', 'k075', 'k077', 'k080', 'k081', 'k082', 'k083', 'k084'], lookAlikesRedacted: [] },
+  'heldout-3': {
+    stored: ['r018', 'r041', 'r063', 'r065', 'r080', 'r083', 'r091', 'r107', 'r115', 'r120', 'r121', 'r125', 'r134', 'r148'],
+    lookAlikesRedacted: ['v001', 'v038', 'v044'],
+  },
+} as const;
 
 const ALPHABETS: Readonly<Record<string, string>> = {
   alnum: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
@@ -53,6 +62,15 @@ function expand(template: string, random: () => number): string {
     if (!alphabet) throw new Error(`unknown generator in ${whole}`);
     return draw(alphabet, n);
   });
+}
+
+/**
+ * A secret no rule can know for one (a random value in plain words), for scans of stored bytes:
+ * finding it proves a scan reads what was stored, now that every labeled secret is redacted.
+ */
+export function scanControl(): SecretCase {
+  const secret = expand('{{alnum:24}}', seededRandom('scan-control'));
+  return { id: 'scan-control', kind: 'control', text: `deploy note: build ${secret} went out on Tuesday`, secret };
 }
 
 export function loadSecretSet(set: SecretSet): SecretCase[] {

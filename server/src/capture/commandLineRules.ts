@@ -3,36 +3,92 @@ import type { PatternRule } from './secretRules';
 import { isPlaceholderValue } from './secretValues';
 
 /**
- * Passwords given to a program on its command line by a short option, where no key name or
- * `=` marks them (`--password …` is a keyed secret, keyedSecrets.ts). Short options mean a
- * password only for the programs named: `docker run -p` is a port, `mkdir -p` a flag.
+ * Passwords given to a program on its command line by a short option or by position, where no
+ * key name or `=` marks them (`--password …` is a keyed secret, keyedSecrets.ts), or fed to its
+ * standard input (`echo '…' | sudo -S`). Short options and positions mean a password only for
+ * the programs named: `docker run -p` is a port, `mkdir -p` a flag, `sqlcmd -P` a password.
  */
 
 const ATTACHED_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|([^\\s"'\`;&|]{1,1000})`;
 
-const FORMS = [
+/** A word of a command: quoted, or up to the next space or shell operator. */
+const WORD = `(?:"[^"\\r\\n]{1,200}"|'[^'\\r\\n]{1,200}'|[^\\s"'\`;&|]{1,200})`;
+
+/** `sudo -S`: sudo reading the password from its standard input. */
+const SUDO_S = `sudo(?<![\\w-]sudo)(?: {1,4}-[A-Za-z]{1,10}| {1,4}--[a-z-]{1,30})*? {1,4}-[A-Za-z]{0,9}S(?![\\w-])`;
+/** A command that reads a password from its standard input: `sudo -S`, `docker login --password-stdin`, `passwd --stdin`, `chpasswd`. */
+const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd)(?![\\w-]))`;
+
+/**
+ * A program's name, as a word of its own. The look-behind comes after the letters: a regex that
+ * starts with a look-behind is tried at every character, one that starts with letters only where
+ * they are.
+ */
+function program(names: string): string {
+  return `(?:${names})(?<![\\w-](?:${names}))(?![\\w-])`;
+}
+
+/** A password option's forms, with the keywords (lowercase, in every match) that gate them. */
+const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] = [
   // docker, podman, helm registry, az…: `login … -p …`.
-  `login(?![\\w-])${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`,
-  // MySQL's clients take the password attached: `-pSecret` (`-p secret` prompts, and `secret` is the database).
-  `(?:mysql(?:dump|admin|import|check|show|slap|pump|sh)?|mariadb(?:-dump|-admin)?)(?![\\w-])${REST_OF_COMMAND} -p(?:${ATTACHED_VALUE})`,
-  `sshpass(?: {1,4}-[a-oq-zA-Z]\\S{0,100}){0,4} {1,4}-p {0,4}(?:${ARGUMENT_VALUE})`,
-  `redis-cli(?![\\w-])${REST_OF_COMMAND} -a {1,4}(?:${ARGUMENT_VALUE})`,
-  // `curl -u user:…`, `curl --user "user:…"`, HTTPie's `http -a user:…`.
-  `(?:curl|http)(?= )${REST_OF_COMMAND} (?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?["']?[^\\s:"'\`]{0,100}:([^\\s"'\`]{1,1000})`,
+  [['login'], `${program('login')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // MySQL's clients take the password attached: `-pSecret` (`-p secret` prompts, and `secret` is the database);
+  // SQL Server's tools take `-P` (`-p` is a port or a flag elsewhere).
+  [
+    ['sql', 'ariadb', 'bcp'],
+    `${program('mysql(?:dump|admin|import|check|show|slap|pump|sh)?|mariadb(?:-dump|-admin)?')}${REST_OF_COMMAND} -p(?:${ATTACHED_VALUE})` +
+      `|${program('sqlcmd|bcp|osql|isql')}${REST_OF_COMMAND} -P {0,4}(?:${ARGUMENT_VALUE})`,
+  ],
+  [['sshpass'], `${program('sshpass')}(?: {1,4}-[a-oq-zA-Z]\\S{0,100}){0,4} {1,4}-p {0,4}(?:${ARGUMENT_VALUE})`],
+  [['edis-cli'], `${program('redis-cli')}${REST_OF_COMMAND} -a {1,4}(?:${ARGUMENT_VALUE})`],
+  // `curl -u user:…`, `curl --user "user:…"`, HTTPie's `http -a user:…` and `https -a user:…`.
+  [
+    ['curl', 'http ', 'https '],
+    `${program('curl|https?')}(?= )${REST_OF_COMMAND} (?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?["']?[^\\s:"'\`]{0,100}:([^\\s"'\`]{1,1000})`,
+  ],
+  // MongoDB's shells and tools, OpenLDAP's `-w`, Sysinternals' `-p`.
+  [['mongo'], `${program('mongo(?:sh|dump|restore|export|import|stat|top|files)?')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  [['ldap'], `${program('ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)')}${REST_OF_COMMAND} -w {1,4}(?:${ARGUMENT_VALUE})`],
+  [['psexec', 'paexec'], `${program('(?:psexec|paexec)(?:64)?(?:\\.exe)?')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
+  // Java's key stores: `keytool -storepass …`, `jarsigner -keypass …`.
+  [['keytool', 'arsigner'], `${program('keytool|jarsigner')}${REST_OF_COMMAND} -(?:src|dest)?(?:store|key)pass {1,4}(?:${ARGUMENT_VALUE})`],
+  // `openssl enc -k …`; OpenSSL's pass phrase arguments take a `pass:` source: `-passin pass:…`, apksigner's `--ks-pass pass:…`.
+  [['penssl'], `${program('openssl')}${REST_OF_COMMAND} -k {1,4}(?!pass:)(?:${ARGUMENT_VALUE})`],
+  [['pass:'], ` -(?:pass|passin|passout|password|k|kpass|-ks-pass|-key-pass) {1,4}pass:([^\\s"'\`;&|]{1,1000})`],
+  // `ssh-keygen -p -P old -N new`.
+  [['ssh-keygen'], `${program('ssh-keygen')}${REST_OF_COMMAND} -[NP] {1,4}(?:${ARGUMENT_VALUE})`],
+  // User then password by position: `rabbitmqctl add_user u …`, `htpasswd -b[c] [file] u …`, `net user u …`, `net use \\\\h\\s …`.
+  [['bbitmqctl'], `${program('rabbitmqctl')}${REST_OF_COMMAND} (?:add_user|change_password) {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
+  [
+    ['htpasswd'],
+    `${program('htpasswd')}(?=(?: {1,4}-[A-Za-z]{1,7}){0,3}? {1,4}-[A-Za-z]{0,6}b)(?:(?: {1,4}-[A-Za-mo-z]{1,7}){1,4} {1,4}${WORD}|(?: {1,4}-[A-Za-z]{1,7}){1,4}) {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`,
+  ],
+  [
+    ['et use'],
+    `${program('net')} {1,4}user {1,4}${WORD} {1,4}(?!/)(?:${ARGUMENT_VALUE})` +
+      `|${program('net')} {1,4}use(?: {1,4}(?:[A-Za-z]:|\\*))? {1,4}\\\\\\\\\\S{1,200}(?: {1,4}/u(?:ser)?:\\S{1,100})? {1,4}(?!/)(?:${ARGUMENT_VALUE})`,
+  ],
+  // `user,password` and `user%password` pairs: lftp, Samba's clients.
+  [['lftp'], `${program('lftp')}${REST_OF_COMMAND} -u {1,4}["']?[^\\s"',]{1,100},([^\\s"']{1,1000})`],
+  [
+    ['smb'],
+    `${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
+  ],
+  // Fed to standard input: `echo '…' | sudo -S …`, `printf … | docker login --password-stdin`, `sudo -S … <<< '…'`.
+  [
+    ['echo', 'printf'],
+    `${program('echo|printf')}(?: {1,4}-[neE]{1,3})?(?: {1,4}(?:'%s[^'%]{0,4}'|"%s[^"%]{0,4}"))? {1,4}(?:${ARGUMENT_VALUE}) {0,4}\\| {0,4}${READS_PASSWORD}`,
+  ],
+  [['sudo', 'stdin', 'chpasswd'], `(?:${SUDO_S}|--password-stdin|--stdin|chpasswd)[^\\r\\n;&|<]{0,200}? {0,4}<<< {0,4}(?:${ARGUMENT_VALUE})`],
 ];
 
-/** One regex for every form: one scan of a text that has options in it, not one per program. */
-export const COMMAND_LINE_RULES: readonly PatternRule[] = [
-  {
-    id: 'command-line-password',
-    pattern: new RegExp(
-      // OpenSSL's pass phrase arguments take a `pass:` source: `-passin pass:…`, `-passout pass:…`.
-      `(?<![\\w-])(?:${FORMS.join('|')})| -(?:pass|passin|passout|password|k|kpass) {1,4}pass:([^\\s"'\`;&|]{1,1000})`,
-      'dg',
-    ),
-    // Parts of the programs' names (`sql` of mysql, `pass` of sshpass and `pass:`) that start with a
-    // letter other keywords start with: see KEYWORD_GATE.
-    gate: { keywords: ['login', 'sql', 'ariadb', 'pass', 'edis-cli', 'curl', 'http '] },
-    accept: (secret) => !secret.startsWith('-') && !isPlaceholderValue(secret),
-  },
-];
+/**
+ * One rule a program (or a few alike): each regex starts with a program's name, found at once,
+ * and runs only on text that names the program.
+ */
+export const COMMAND_LINE_RULES: readonly PatternRule[] = FORMS.map(([keywords, form]) => ({
+  id: 'command-line-password',
+  pattern: new RegExp(form, 'dg'),
+  gate: { keywords },
+  accept: (secret: string) => !secret.startsWith('-') && !isPlaceholderValue(secret),
+}));

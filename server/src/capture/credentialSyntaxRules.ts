@@ -4,7 +4,8 @@ import { isPlaceholderValue } from './secretValues';
 
 /**
  * Passwords known by where they are written rather than by their shape or a key name: in a URL
- * or a DSN, after an HTTP authorization scheme, in SQL, PowerShell and .netrc.
+ * or a DSN, after an HTTP authorization scheme, in SQL, PowerShell, .netrc and .pgpass, and
+ * the signatures that make a URL a credential (Azure SAS, S3 and GCS presigned URLs).
  */
 
 function acceptNonPlaceholder(secret: string): boolean {
@@ -36,6 +37,108 @@ function findDsnPasswords(text: string): SecretSpan[] {
   return spans;
 }
 
+/**
+ * `host:port:database:user:password` lines (.pgpass, where `*` matches any): PostgreSQL's port
+ * (543x, PgBouncer's 643x) or `*` in second place, and no space anywhere. A colon or backslash
+ * in the password is escaped (`\\:`). The line is read back from each `:port:`, not tried at
+ * every character; any port would open the rule on most texts, which hold colons.
+ */
+const PGPASS_PORT = /:(?:[56]43\d|\*):/g;
+const PGPASS_LINE = /(?<=^|[\s"'])(?:[A-Za-z0-9._*-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):(?:[56]43\d|\*):[^:\s"']{1,63}:[^:\s"']{1,63}:((?:[^\s:\\"']|\\.){4,1000})(?=$|[\s"'])/dmy;
+
+function findPgpassPasswords(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  let lineStart = -1;
+  PGPASS_PORT.lastIndex = 0;
+  for (let port = PGPASS_PORT.exec(text); port; port = PGPASS_PORT.exec(text)) {
+    // Back over the host (a name, or an IPv6 address in brackets) to the start of the line or of a quoted or spaced word.
+    let start = port.index;
+    if (text[start - 1] === ']') start = text.lastIndexOf('[', start - 1);
+    else while (start > 0 && port.index - start < 253 && /[A-Za-z0-9._*-]/.test(text[start - 1]!)) start--;
+    if (start <= 0 ? start < 0 : !/[\s"']/.test(text[start - 1]!)) continue;
+    if (start === lineStart) continue;
+    lineStart = start;
+    PGPASS_LINE.lastIndex = start;
+    const line = PGPASS_LINE.exec(text);
+    const indices = line?.indices?.[1];
+    if (!indices) continue;
+    const password = text.slice(indices[0], indices[1]);
+    // Times, versions and addresses have colons too: a password is not digits and colons alone.
+    if (/^[0-9.]+$/.test(password) || isPlaceholderValue(password)) continue;
+    spans.push({ start: indices[0], end: indices[1] });
+    PGPASS_PORT.lastIndex = indices[1];
+  }
+  return spans;
+}
+
+const SECRET_KIND = /^kind:[ \t]*["']?Secret["']?[ \t]*$/m;
+const SECRET_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
+const DATA_ENTRY = /^([ \t]+)["']?[\w.-]{1,253}["']?:[ \t]*(?:(["']?)([^\s"'#|>][^\s"']{0,10000})\2|([|>][+-]?))[ \t]*$/;
+
+/**
+ * Every value of a Kubernetes Secret's `data` (base64) or `stringData`, whatever its key is
+ * called (`DATABASE_URL: cG9zdGdy…`): gitleaks' kubernetes-secret-yaml. A block scalar (`|`) is
+ * redacted through its last line.
+ */
+function findKubernetesSecretData(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  if (!SECRET_KIND.test(text)) return spans;
+  let documentStart = 0;
+  for (const document of text.split(/^---[ \t]*$/m)) {
+    const offset = documentStart;
+    documentStart += document.length + 3;
+    if (!SECRET_KIND.test(document)) continue;
+    SECRET_DATA.lastIndex = 0;
+    for (let data = SECRET_DATA.exec(document); data; data = SECRET_DATA.exec(document)) {
+      const indent = data[1]!.length;
+      let at = data.index + data[0].length + 1;
+      let block: SecretSpan | undefined;
+      while (at < document.length) {
+        const end = document.indexOf('\n', at) === -1 ? document.length : document.indexOf('\n', at);
+        const line = document.slice(at, end).replace(/\r$/, '');
+        const lineIndent = /^[ \t]*/.exec(line)![0].length;
+        if (line.trim() !== '' && lineIndent <= indent) break;
+        const entry = DATA_ENTRY.exec(line);
+        if (block && (!entry || entry[1]!.length > block.start)) {
+          // A line of the block scalar opened above.
+          if (line.trim() !== '') spans.push({ start: offset + at + lineIndent, end: offset + at + line.length });
+        } else if (entry) {
+          block = entry[4] !== undefined ? { start: entry[1]!.length, end: 0 } : undefined;
+          const value = entry[3];
+          if (value !== undefined && !isPlaceholderValue(value) && !value.startsWith('{{')) {
+            const start = offset + at + line.lastIndexOf(value);
+            spans.push({ start, end: start + value.length });
+          }
+        }
+        at = end + 1;
+      }
+    }
+  }
+  return spans;
+}
+
+const CREDENTIAL_PAIR =
+  /(?:[Ll]ogin|LOGIN|[Cc]redentials|CREDENTIALS|[Cc]reds|CREDS)(?:[ \t][^\r\n:]{0,40})?:[ \t]{0,4}[\w.@+-]{1,64}[ \t]{1,4}\/[ \t]{1,4}([^\s"'`]{6,200})/dg;
+
+/**
+ * `login for staging: admin / …`, `creds: ci / …`: a user and a password in prose. Only text
+ * with ` / ` in it is read. The word starts a word (`relogin` is none), and the password is not
+ * a word (`user / password`) or a path.
+ */
+function findCredentialPairs(text: string): SecretSpan[] {
+  if (!text.includes(' / ')) return [];
+  const spans: SecretSpan[] = [];
+  CREDENTIAL_PAIR.lastIndex = 0;
+  for (let match = CREDENTIAL_PAIR.exec(text); match; match = CREDENTIAL_PAIR.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    const secret = text.slice(start, end);
+    if (match.index > 0 && /[\w-]/.test(text[match.index - 1]!)) continue;
+    if (isPlaceholderValue(secret) || /^(?:[a-z]+|[A-Z][a-z]+)$/.test(secret) || secret.includes('/')) continue;
+    spans.push({ start, end });
+  }
+  return spans;
+}
+
 function sqlWord(word: string): string {
   return `(?:${word}|${word.toUpperCase()})`;
 }
@@ -45,10 +148,19 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     id: 'url-password',
     pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'`<>]{0,256}:([^\s/?#"'`<>]{1,256})@/dg,
     gate: { keywords: ['://'] },
-    accept: acceptNonPlaceholder,
+    // A token redacted as a URL's user (`https://[REDACTED:github-pat]@…`) is no user and password: redacting twice changes nothing.
+    accept: (secret, text, { start }) => acceptNonPlaceholder(secret) && !text.endsWith('[REDACTED:', start),
   },
   // Its keywords start with letters others start with (KEYWORD_GATE in secretPatterns.ts).
   { id: 'dsn-password', find: findDsnPasswords, gate: { keywords: ['tcp', 'x('] } },
+  { id: 'pgpass-password', find: findPgpassPasswords, gate: { keywords: [':543', ':643', ':*:'] } },
+  // A URL's signature is its credential: Azure SAS `sig=`, S3's `X-Amz-Signature` and session token, GCS' `X-Goog-Signature`.
+  {
+    id: 'url-signature',
+    pattern: /(?<=^|[?&;\s"'])(?:sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature)=([A-Za-z0-9%+/=_.~-]{16,4000})/dgi,
+    gate: { keywords: ['sig=', 'signature=', 'x-amz-security-token='] },
+    accept: acceptNonPlaceholder,
+  },
   // Oracle's `user/password@db`, in a JDBC thin URL or on sqlplus' command line.
   {
     id: 'dsn-password',
@@ -66,6 +178,8 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['authorization', 'bearer'] },
     accept: acceptNonPlaceholder,
   },
+  { id: 'kubernetes-secret', find: findKubernetesSecretData, gate: { keywords: ['secret'] } },
+  { id: 'credential-pair', find: findCredentialPairs, gate: { keywords: ['login', 'cred'] } },
   // `CREATE USER … IDENTIFIED BY '…'`, `ALTER ROLE … WITH PASSWORD '…'`.
   {
     id: 'sql-password',

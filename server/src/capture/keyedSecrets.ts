@@ -1,17 +1,87 @@
-import { ARGUMENT_VALUE, ASSIGNED, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE } from './secretPatterns';
+import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, gateScanOf, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE, WEAK_KEYWORD } from './secretPatterns';
 import type { FoundSecret, SecretSpan } from './secretRules';
-import { isSecretUnderKey, isSensitiveKeyName, looksGenerated, namesASecret } from './secretValues';
+import { holdsGeneratedSecret, isHighEntropy, isSecretUnderKey, isSensitiveKeyName, looksGenerated, namesASecret } from './secretValues';
 
 /**
  * Values written under a secret-sounding key name, in every form a key takes: `key = value` in
  * any language or config format, `--key value` on a command line, `<key>value</key>`,
  * `<add key="key" value="…"/>`, `("key", "value")`, `name: key` / `value: …` lists, setters
- * (`setPassword("…")`), credential pairs (`auth=("user", "…")`) and `key value` configs.
+ * (`setPassword("…")`), credential pairs (`auth=("user", "…")`), `key value` configs and a
+ * block's default (`variable "db_password" { default = "…" }`). Names such as `encryption_key`
+ * (WEAK_KEYWORD) count only with a value that looks generated; a `keyName` names the key whose
+ * `value` follows it (`az … keys list`).
  * One scan finds the key names; each form is then tried where a name was found, so text that
  * mentions tokens and keys (most code) is read once, not once per form.
  */
 
 const KEY_SCAN = new RegExp(KEYWORD, 'g');
+/**
+ * Weak words (WEAK_KEYWORD) and `keyName`s, tried only where a `key` or `pat` starts: where the
+ * gates' keyword scan found one (GateScan), or where a regex finds one when the text comes
+ * without it. One regex of strong and weak words together reads text ~2.5× slower than the two
+ * apart, and a scan of its own for where weak words start adds ~2/3 of KEY_SCAN (measured).
+ */
+const WEAK_START = /[Kk](?:ey|EY)|[_-](?:PAT|pat)|Pat/g;
+
+function isLowercaseLetter(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+/** Where a weak word may start: a `key` that ends a name or is `key1`, a `keyName`, a `pat` that ends a name (or the `_`/`-` before it). */
+function weakStarts(text: string): number[] {
+  const scan = gateScanOf(text);
+  let found: readonly number[];
+  if (scan) found = scan.keyOrPat;
+  else {
+    const all: number[] = [];
+    WEAK_START.lastIndex = 0;
+    // The regex starts a `pat` at its `_`: on from there.
+    for (let start = WEAK_START.exec(text); start; start = WEAK_START.exec(text)) all.push(/[_-]/.test(start[0][0]!) ? start.index + 1 : start.index);
+    found = all;
+  }
+  const starts: number[] = [];
+  for (const at of found) {
+    const next = text.charCodeAt(at + 3);
+    if (text[at] === 'p' || text[at] === 'P') {
+      // A weak `pat` ends a name: `GITLAB_PAT`, `githubPat`; `path` and `pattern` do not.
+      if (!isLowercaseLetter(next)) starts.push(at > 0 && (text[at - 1] === '_' || text[at - 1] === '-') ? at - 1 : at);
+      continue;
+    }
+    // A weak `key` ends a longer name (`cache_key`, `cacheKey`) or is `key1`; `keyName` is a sibling name.
+    const endsName = at > 0 && isNameChar(text.charCodeAt(at - 1)) && !isLowercaseLetter(next);
+    if (endsName || next === 49 || next === 50 || /^_?[Nn]ame/.test(text.slice(at + 3, at + 8))) starts.push(at);
+  }
+  return starts;
+}
+
+const WEAK_WORD_AT = new RegExp(`(${WEAK_KEYWORD})|(?:key|Key)_?[Nn]ame(?<![\\w-](?:key|Key)_?[Nn]ame)(?![a-z])`, 'y');
+
+interface KeyWord {
+  readonly index: number;
+  readonly word: string;
+  readonly kind: KeyName['kind'];
+}
+
+/** The sensitive, weak and sibling key words of a text, in order; a weak one inside a sensitive one (`api_key`) is part of it. */
+function keyWords(text: string): KeyWord[] {
+  const words: KeyWord[] = [];
+  KEY_SCAN.lastIndex = 0;
+  for (let word = KEY_SCAN.exec(text); word; word = KEY_SCAN.exec(text)) words.push({ index: word.index, word: word[0], kind: 'sensitive' });
+  const strong = words.length;
+  let s = 0;
+  for (const start of weakStarts(text)) {
+    while (s < strong && words[s]!.index + words[s]!.word.length <= start) s++;
+    if (s < strong && words[s]!.index <= start) continue;
+    WEAK_WORD_AT.lastIndex = start;
+    const weak = WEAK_WORD_AT.exec(text);
+    if (!weak) continue;
+    // Most weak words in code are followed by no generated value (`cacheKey = await …`).
+    if (weak[1] !== undefined && !generatedRunAfter(text, start + weak[0].length)) continue;
+    words.push({ index: weak.index, word: weak[0], kind: weak[1] !== undefined ? 'weak' : 'sibling' });
+  }
+  return words.length > strong && strong > 0 ? words.sort((a, b) => a.index - b.index) : words;
+}
+
 const MAX_NAME_SIDE = 40;
 
 /** [\w.-], by code: this runs for every key name found, in most code. */
@@ -28,6 +98,8 @@ interface KeyName {
   readonly end: number;
   /** End of the sensitive word itself. */
   readonly wordEnd: number;
+  /** Found by a weak word (`encryption_key`) or as a `keyName`, not by a sensitive one. */
+  readonly kind: 'sensitive' | 'weak' | 'sibling';
 }
 
 interface Form {
@@ -40,10 +112,16 @@ interface Form {
   readonly after: RegExp;
   readonly from: 'name' | 'word';
   readonly accept?: (secret: string) => boolean;
+  /** Only for a `keyName`, whose value sits in a sibling field; no other form is tried for one. */
+  readonly sibling?: true;
 }
 
 const sticky = (source: string) => new RegExp(source, 'dy');
 const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
+/** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
+const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
+/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`). */
+const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU](?=["']))?`;
 const isQuote = (c: string | undefined) => c === '"' || c === "'";
 /** Spaces, then what a generated value starts with: not an operator or a bracket. */
 const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
@@ -66,12 +144,18 @@ const SENSITIVE_METHOD = new RegExp(`^${KEYWORD}$`);
 const IDENTIFIER = /^(?:[a-z]+(?:[_-][a-z]+)*|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+(?:_[A-Z]+)*)$/;
 
 const FORMS: readonly Form[] = [
-  // `password = "…"`, `DB_PASSWORD=…`, `"apiKey": "…"`, `:token => '…'`, `env["TOKEN"] = "…"`.
-  { rule: 'generic-assignment', after: sticky(`${ASSIGNED}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`), from: 'word', accept: (s) => !isNextKey(s) },
-  // `--db-password …`; `--password-stdin` and `--token-file` take no secret.
+  // `password = "…"`, `DB_PASSWORD=…`, `"apiKey": "…"`, `:token => '…'`, `env["TOKEN"] = "…"`; a literal
+  // made bytes (`[]byte("…")`, `b"…"`, `Buffer.from("…")`); `{\"password\":\"…\"}`, JSON inside a string (a log line).
+  {
+    rule: 'generic-assignment',
+    after: sticky(`${ASSIGNED}(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'word',
+    accept: (s) => !isNextKey(s),
+  },
+  // `--db-password …`, `-storePassword …`; `--password-stdin` and `--token-file` take no secret.
   {
     rule: 'command-line-password',
-    around: (n) => n.wordEnd === n.end && n.text.startsWith('--', n.start) && (n.start === 0 || /\s/.test(n.text[n.start - 1]!)),
+    around: (n) => n.wordEnd === n.end && n.text[n.start] === '-' && (n.start === 0 || /\s/.test(n.text[n.start - 1]!)),
     after: sticky(`\\s{1,4}(?:${ARGUMENT_VALUE})`),
     from: 'name',
     accept: (s) => !s.startsWith('-'),
@@ -84,19 +168,20 @@ const FORMS: readonly Form[] = [
     after: sticky(`(?:\\s[^<>]{0,200})?>([^<]{1,1000})</`),
     from: 'name',
   },
-  // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`.
+  // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,
+  // and .NET settings' nested value: `<setting name="SmtpPassword" serializeAs="String"><value>…</value>`.
   {
     rule: 'xml-secret',
     around: (n) => isQuote(n.text[n.start - 1]),
     before: /(?<![\w-])(?:key|name)=["']$/,
-    after: sticky(`["'](?:\\s{1,20}value=(?:${PAIR_VALUE})|\\s{0,4}>([^<]{1,1000})<)`),
+    after: sticky(`["'](?:\\s{1,20}value=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
     from: 'name',
   },
   // `define('DB_PASSWORD', '…')`, `System.setProperty("db.password", "…")`, `os.Setenv("API_TOKEN", "…")`.
   {
     rule: 'generic-assignment',
     around: (n) => isQuote(n.text[n.start - 1]) && isQuote(n.text[n.end]),
-    after: sticky(`["']\\s{0,4},\\s{0,4}(?:${PAIR_VALUE})`),
+    after: sticky(`["']\\s{0,4},\\s{0,4}(?:${QUOTED_IN_QUOTES}|${PAIR_VALUE})`),
     from: 'name',
     accept: (s) => !IDENTIFIER.test(s),
   },
@@ -122,6 +207,31 @@ const FORMS: readonly Form[] = [
     from: 'name',
     accept: looksGenerated,
   },
+  // A block's default: Terraform's `variable "db_password" {` then `default = "…"`, a JSON schema's
+  // `"password": {"type": "string", "default": "…"}`, CloudFormation's `DBPassword:` then `Default: …`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.wordEnd === n.end,
+    after: sticky(
+      `["']?[ \\t]{0,4}(?::[ \\t]{0,4})?(?:\\{|\\r?\\n)[^{}]{0,300}?(?<![\\w-])["']?[Dd]efault["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`,
+    ),
+    from: 'name',
+  },
+  // `"keyName": "key1", "permissions": "FULL", "value": "…"`: the key named, then its value (Azure's key lists).
+  {
+    rule: 'generic-assignment',
+    sibling: true,
+    after: sticky(`["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?[\\w.-]{1,60}["']?[^{}]{0,300}?(?<![\\w-])["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+  },
+  // Prose: `the password is …`, `the root password for the new box is` then the value on the next line.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.wordEnd === n.end && n.text[n.end] === ' ',
+    after: sticky(`(?: [a-z]{1,15}){0,6} (?:is|was|will be|would be|should be)[ \\t]{0,4}:?\\s{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+    accept: looksGenerated,
+  },
   // An environment list entry: `- name: DB_PASSWORD` then `value: …` (Kubernetes, ECS, JSON).
   {
     rule: 'generic-assignment',
@@ -131,12 +241,41 @@ const FORMS: readonly Form[] = [
   },
 ];
 
-function keyNameAt(text: string, word: string, wordStart: number, wordEnd: number): KeyName {
+/** [A-Za-z0-9+/=_.~-]: what a generated value (isHighEntropy) is made of. */
+function isKeyCharacter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46 || c === 43 || c === 47 || c === 61 || c === 126;
+}
+
+/**
+ * Whether 16 characters of a generated value, a digit among them, follow `from` within two
+ * lines: a weak name without one (`expiredKey = await …`, most code) has no value to try forms
+ * for. Its own rest (`Name` of `keyName`) counts in the run, which only lets more through.
+ */
+function generatedRunAfter(text: string, from: number): boolean {
+  let run = 0;
+  let digit = false;
+  let lines = 0;
+  for (let at = from; at < text.length && at - from < 200; at++) {
+    const c = text.charCodeAt(at);
+    if (isKeyCharacter(c)) {
+      run++;
+      if (c >= 48 && c <= 57) digit = true;
+      if (run >= 16 && digit) return true;
+      continue;
+    }
+    if (c === 10 && ++lines > 1) return false;
+    run = 0;
+    digit = false;
+  }
+  return false;
+}
+
+function keyNameAt(text: string, word: string, wordStart: number, wordEnd: number, kind: KeyName['kind']): KeyName {
   let start = wordStart;
   let end = wordEnd;
   while (start > 0 && wordStart - start < MAX_NAME_SIDE && isNameChar(text.charCodeAt(start - 1))) start--;
   while (end < text.length && end - wordEnd < MAX_NAME_SIDE && isNameChar(text.charCodeAt(end))) end++;
-  return { text, word, start, end, wordEnd };
+  return { text, word, start, end, wordEnd, kind };
 }
 
 function firstGroup(match: RegExpExecArray): SecretSpan | null {
@@ -153,6 +292,7 @@ type Valued = { readonly span: FoundSecret; readonly secret: boolean };
 
 function tryForm(form: Form, name: KeyName): Valued | null {
   const { text } = name;
+  if ((form.sibling === true) !== (name.kind === 'sibling')) return null;
   if (form.around && !form.around(name)) return null;
   // What follows the name rules out most forms at its first character, without an allocation.
   form.after.lastIndex = form.from === 'word' ? name.wordEnd : name.end;
@@ -162,7 +302,11 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   if (form.before && !form.before.test(text.slice(Math.max(0, name.start - 60), name.start))) return null;
   const value = text.slice(span.start, span.end);
   if (form.accept && !form.accept(value)) return null;
-  if (isSecretUnderKey(text.slice(name.start, name.end), value, text, span)) return { span: { ...span, rule: form.rule }, secret: true };
+  // A weak or sibling name vouches only for a value drawn at random.
+  if (name.kind !== 'sensitive' && !isHighEntropy(value)) return null;
+  // A `keyName` names the key, not its value: no metadata word in it can tell against the value.
+  const key = name.kind === 'sibling' ? '' : text.slice(name.start, name.end);
+  if (isSecretUnderKey(key, value, text, span)) return { span: { ...span, rule: form.rule }, secret: true };
   return namesASecret(value) && !/^[a-z][a-z0-9+.-]*:\/\//.test(value) ? { span, secret: false } : null;
 }
 
@@ -173,11 +317,11 @@ export function findKeyedSecrets(text: string): FoundSecret[] {
   if (!FORM_CHARACTER.test(text)) return [];
   const found: FoundSecret[] = [];
   let covered = 0;
-  KEY_SCAN.lastIndex = 0;
-  for (let word = KEY_SCAN.exec(text); word; word = KEY_SCAN.exec(text)) {
+  for (const word of keyWords(text)) {
     // A key name inside a value already found is part of that value (a URL's query is not: its tokens are found on their own).
     if (word.index < covered) continue;
-    const name = keyNameAt(text, word[0], word.index, word.index + word[0].length);
+    const name = keyNameAt(text, word.word, word.index, word.index + word.word.length, word.kind);
+    if (word.kind === 'weak' && !holdsGeneratedSecret(text.slice(name.start, name.end))) continue;
     for (const form of FORMS) {
       const valued = tryForm(form, name);
       if (!valued) continue;

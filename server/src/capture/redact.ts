@@ -7,7 +7,8 @@ import {
   type SecretRule,
   type SecretSpan,
 } from './secretRules';
-import { holdsSecret, isPlaceholderValue, namesASecret } from './secretValues';
+import { recordGateScan } from './secretPatterns';
+import { holdsGeneratedSecret, holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret } from './secretValues';
 
 export interface Redaction {
   readonly rule: string;
@@ -73,20 +74,34 @@ const CHARACTER_RULES = SECRET_RULES.flatMap((rule, priority) => ('character' in
 /** Every rule's keywords, longest first: where several start at one place, a scan reports the longest. */
 const KEYWORDS = [...new Set(KEYWORD_RULES.flatMap((r) => r.keywords))].sort((a, b) => b.length - a.length);
 const KEYWORD_SCAN = new RegExp(KEYWORDS.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
-/** The keywords a keyword begins with, itself included: all of them start where it was found. */
-const KEYWORD_PREFIXES = new Map(KEYWORDS.map((keyword) => [keyword, KEYWORDS.filter((k) => keyword.startsWith(k))]));
+/**
+ * The rules a keyword found opens: those of every keyword it begins with, itself included (all
+ * of them start where it was found).
+ */
+const RULES_OPENED_BY = new Map(
+  KEYWORDS.map((keyword) => [keyword, KEYWORD_RULES.filter((r) => r.keywords.some((k) => keyword.startsWith(k)))] as const),
+);
+/** Which rules a scan has opened: the scan's number at each rule's priority. */
+const OPENED_IN_SCAN = new Float64Array(SECRET_RULES.length);
+let scans = 0;
 
-/** The keywords in a lowercased text, in one scan; undefined for none, as in most texts. */
-function keywordsIn(lower: string): Set<string> | undefined {
-  let found: Set<string> | undefined;
+/**
+ * The keyword rules a lowercased text opens, in one scan, pushed onto `open`; where a keyword
+ * that starts with `key` or `pat` was found goes to `keyOrPat` (see GateScan).
+ */
+function keywordRulesIn(lower: string, open: RankedRule[], keyOrPat: number[]): void {
+  const scan = ++scans;
   KEYWORD_SCAN.lastIndex = 0;
   for (let match = KEYWORD_SCAN.exec(lower); match; match = KEYWORD_SCAN.exec(lower)) {
-    found ??= new Set();
-    for (const keyword of KEYWORD_PREFIXES.get(match[0])!) found.add(keyword);
+    if (match[0].startsWith('key') || match[0].startsWith('pat')) keyOrPat.push(match.index);
+    for (const r of RULES_OPENED_BY.get(match[0])!) {
+      if (OPENED_IN_SCAN[r.priority] === scan) continue;
+      OPENED_IN_SCAN[r.priority] = scan;
+      open.push(r);
+    }
     // A keyword may start inside the one just found.
     KEYWORD_SCAN.lastIndex = match.index + 1;
   }
-  return found;
 }
 
 function isTokenCharacter(c: number): boolean {
@@ -116,8 +131,10 @@ function longestTokenRun(text: string, min: number): number {
 /** The rules whose gates (secretRules.ts) `text` opens, in priority order: the others cannot match it. */
 function rulesFor(text: string): RankedRule[] {
   const open: RankedRule[] = [];
-  const keywords = keywordsIn(text.toLowerCase());
-  if (keywords) for (const r of KEYWORD_RULES) if (r.keywords.some((keyword) => keywords.has(keyword))) open.push(r);
+  const lower = text.toLowerCase();
+  const keyOrPat: number[] = [];
+  keywordRulesIn(lower, open, keyOrPat);
+  recordGateScan({ text, lower, keyOrPat });
   if (text.length >= SHORTEST_TOKEN_RUN) {
     const run = longestTokenRun(text, SHORTEST_TOKEN_RUN);
     for (const r of TOKEN_RUN_RULES) if (run >= r.tokenRun) open.push(r);
@@ -235,9 +252,13 @@ export class Redactor {
     return redacted === value ? json : JSON.stringify(redacted);
   }
 
-  /** A value stored under a key such as `apiKey` or `password` is a secret even without context; one under `token_type` is not. */
+  /**
+   * A value stored under a key such as `apiKey` or `password` is a secret even without context;
+   * one under `token_type` is not; one under `encryption_key` is when it looks generated.
+   */
   private keyedValue(key: string, value: string): string {
     if (holdsSecret(key) && !isPlaceholderValue(value) && !namesASecret(value)) return '[REDACTED:generic-assignment]';
+    if (/(?:key|pat)[0-9]*$/i.test(key) && holdsGeneratedSecret(key) && isHighEntropy(value)) return '[REDACTED:generic-assignment]';
     return this.text(value);
   }
 

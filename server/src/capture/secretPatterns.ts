@@ -29,7 +29,8 @@ const SENSITIVE_WORDS = [
   anyCase('password'),
   anyCase('passwd'),
   anyCase('passphrase'),
-  `(?<![A-Za-z])(?:${anyCase('pass')})|(?<=[a-z])Pass(?![a-z])`,
+  // Letters first, then the look-behind: see WEAK_KEYWORD.
+  `${anyCase('pass')}(?<![A-Za-z]....)|Pass(?<=[a-z]Pass)(?![a-z])`,
   anyCase('pwd'),
   anyCase('secrets'),
   anyCase('secret'),
@@ -44,19 +45,42 @@ const SENSITIVE_WORDS = [
 export const KEYWORD = `(?:${SENSITIVE_WORDS.join('|')})`;
 
 /**
- * Lowercase strings at least one of which is in every match of KEYWORD (the rules' gate). All
+ * Words that make a key name sensitive only when its value looks generated (gitleaks' generic
+ * rule, which weighs a value's entropy): `key` ending a longer name (`encryption_key`,
+ * `signingKey`, `MASTER_KEY`, `primaryMasterKey`), `key1`/`key2` (Azure's key lists) and `pat`
+ * ending one (`AZURE_DEVOPS_EXT_PAT`).
+ * `cacheKey = "user:42"` stays as written.
+ */
+export const WEAK_KEYWORD =
+  // Each alternative starts with its letters and looks behind after them: a regex that starts with a
+  // look-behind is tried at every character, one that starts with letters only where they are.
+  '(?:Key(?<=[a-z0-9]Key)(?![a-z])|(?:key|Key)(?<=[A-Za-z0-9][_.-]...)(?![a-z])|KEY(?<=[A-Z0-9][_.-]?KEY)(?![A-Z])' +
+  '|(?:key|Key|KEY)[12](?<![A-Za-z]....)(?![\\w])' +
+  // A personal access token: `AZURE_DEVOPS_EXT_PAT`, `gitlab_pat`, `githubPat`.
+  '|[_-](?:PAT|pat)(?![A-Za-z])|Pat(?<=[a-z]Pat)(?![a-z]))';
+
+/**
+ * Lowercase strings at least one of which is in every match of KEYWORD and WEAK_KEYWORD (the
+ * rules' gate; `pat` with what follows a key name, as `path` and `pattern` are common). All
  * rules' keywords make one alternation that every text is scanned with; V8 runs it ~1.5× slower
  * once they start with more than about 15 different characters (measured), so a rule's
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key'];
+export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, its closing quote or bracket (`env["TOKEN"] =`), and an assignment
- * operator of any common language.
+ * operator of any common language. The value starts on the same line: `DB_PASSWORD=` then a
+ * line break has none (`.env.example`).
  */
-export const ASSIGNED = `[\\w.-]{0,40}["'\`]?\\]?\\s{0,4}(?:=>|:=|\\?=|\\+=|=(?!=)|:(?!:))\\s{0,4}`;
+export const ASSIGNED = `[\\w.-]{0,40}(?:\\\\{0,7}["'\`])?\\]?\\s{0,4}(?:=>|:=|\\?=|\\+=|=(?!=)|:(?!:))[ \\t]{0,4}`;
+
+/**
+ * A value between backslash-escaped quotes: JSON written inside a string (`{\\"password\\":\\"…\\"}`
+ * in a log line), one to three levels deep. Escapes other than of a quote or backslash may sit inside.
+ */
+export const ESCAPED_QUOTED_VALUE = `\\\\{1,7}"((?:[^"\\\\\\r\\n]|\\\\[^"\\\\\\r\\n]){1,1000})\\\\{1,7}"`;
 
 /** A quoted value: one capture group per kind of quote. */
 export const QUOTED_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|\`([^\`\\r\\n]{1,1000})\``;
@@ -74,3 +98,28 @@ export const ARGUMENT_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|([^
 
 /** Text up to the end of one shell command, where its later options are looked for. */
 export const REST_OF_COMMAND = `[^\\r\\n;&|]{0,300}?`;
+
+/**
+ * What the gates' keyword scan (redact.ts) saw of the last text: the text lowercased, and where
+ * a `key` or `pat` keyword starts in it. The weak-word scan (keyedSecrets.ts) reads the same
+ * text next and would otherwise lowercase and search it again.
+ */
+export interface GateScan {
+  readonly text: string;
+  readonly lower: string;
+  readonly keyOrPat: number[];
+}
+
+let lastScan: GateScan | undefined;
+
+export function recordGateScan(scan: GateScan): void {
+  lastScan = scan;
+}
+
+/**
+ * The gates' scan of `text`, when it was the last text scanned and its positions are the
+ * text's (lowercasing a few non-ASCII letters changes the length).
+ */
+export function gateScanOf(text: string): GateScan | undefined {
+  return lastScan?.text === text && lastScan.lower.length === text.length ? lastScan : undefined;
+}

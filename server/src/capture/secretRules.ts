@@ -1,9 +1,10 @@
 import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
+import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks } from './privateKeyBlocks';
 import { KEYWORD_GATE } from './secretPatterns';
-import { TOKEN_RULES } from './tokenRules';
+import { findPrefixedTokens, PREFIXED_TOKEN_RUN, TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
 
 /**
@@ -63,9 +64,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   { id: 'private-key', find: findPrivateKeyBlocks, gate: { keywords: ['private key'] } },
   ...TOKEN_RULES,
+  { id: 'prefixed-token', find: findPrefixedTokens, gate: { tokenRun: PREFIXED_TOKEN_RUN } },
   { id: 'truncated-token', find: findTruncatedTokens, gate: { character: '…' } },
   ...COMMAND_LINE_RULES,
   ...CREDENTIAL_SYNTAX_RULES,
+  { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
 ];
 

@@ -27,6 +27,8 @@ const METADATA_WORDS = new Set([
   // What handles it.
   'scheme', 'method', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
   'validator', 'provider', 'manager', 'helper', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
+  // Which one it is: `api_key_id`, `token_ids` (but Vault's `secret_id` is a secret, namesMetadata).
+  'id', 'ids',
 ]);
 const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase)?|pwd|secrets?|tokens?|auth(?:orization)?|keys?)$/;
 
@@ -34,7 +36,7 @@ const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase)?|pwd|secrets?|tokens?|auth(
 function namesMetadata(key: string): boolean {
   const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
   const first = words.findIndex((w) => SENSITIVE_WORD.test(w));
-  return first >= 0 && words.slice(first + 1).some((w) => METADATA_WORDS.has(w));
+  return first >= 0 && words.slice(first + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && /^secrets?$/.test(words[first]!)));
 }
 
 /** A key whose value is the secret itself. */
@@ -42,7 +44,48 @@ export function holdsSecret(key: string): boolean {
   return isSensitiveKeyName(key) && !namesMetadata(key);
 }
 
-const PLACEHOLDER_WORDS = /^(?:changeme|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false)$/i;
+/** Words before a final `key` that make it a lookup or a public key, not a secret: `cacheKey`, `public_key`, `sort_key`. */
+const LOOKUP_QUALIFIERS = new Set([
+  'public', 'pub', 'foreign', 'unique', 'composite', 'natural', 'surrogate', 'cache', 'sort', 'partition', 'range', 'hash', 'row',
+  'idempotency', 'dedup', 'deduplication', 'lock', 'lookup', 'map', 'object', 'query', 'search', 'index', 'cursor', 'page',
+  'continuation', 'etag', 'version', 'i18n', 'translation', 'locale', 'message', 'react', 'list', 'item', 'node', 'route',
+  'routing', 'shard', 'group', 'state', 'bucket', 's3', 'file', 'host', 'gpg', 'pgp', 'kid', 'verify', 'verification', 'sequence',
+  'schema', 'registry', 'ref', 'entity', 'resource', 'sentry', 'publishable', 'site',
+]);
+
+/**
+ * A key whose value is a secret when it looks generated (WEAK_KEYWORD): `key` or `pat` ends its
+ * name (digits aside: `key1`), after no word that makes it a lookup (`cacheKey`).
+ */
+export function holdsGeneratedSecret(key: string): boolean {
+  const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
+  let last = words.length - 1;
+  while (last > 0 && /^[0-9]+$/.test(words[last]!)) last--;
+  if (words[last] !== 'key' && words[last] !== 'pat') return false;
+  return last === 0 || !LOOKUP_QUALIFIERS.has(words[last - 1]!);
+}
+
+/** Shannon entropy of `value`, in bits a character. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
+  return bits;
+}
+
+/**
+ * A value drawn at random rather than written: 16 characters or more of a key's alphabet
+ * (letters, digits, `+/=_.~-`), letters and digits both, and at least 3.3 bits of entropy a
+ * character (random base62 has ~3.8 at that length; `user_profile_cache` and `2024-01-01` fail).
+ */
+export function isHighEntropy(value: string): boolean {
+  // Laravel's `APP_KEY=base64:…`: the encoding named before the value.
+  value = value.replace(/^(?:base64|hex|b64):/, '');
+  return value.length >= 16 && value.length <= 1000 && /^[A-Za-z0-9+/=_.~-]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.3;
+}
+
+const PLACEHOLDER_WORDS = /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false)$/i;
 
 /**
  * Values that stand for a secret without being one: empty, `${TOKEN}`, `$TOKEN`, `%TOKEN%`,
@@ -87,7 +130,9 @@ export function namesASecret(value: string): boolean {
  * constant case (`string`, `AccessToken`, `DEFAULT_TOKEN`). Random letters are half capitals.
  */
 function isCodeReference(value: string, next: string | undefined): boolean {
-  if (next === '(' || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value)) return true;
+  if (next === '(' || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value)) return true;
+  // A property path, unless a part of it reads as generated (`dp.st.prd.Jow8dmjHbvM2…`, a dotted token).
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return !value.split('.').some((part) => part.length >= 16 && looksGenerated(part));
   if (!/^[A-Za-z_$]+$/.test(value)) return false;
   const capitals = value.replace(/[^A-Z]/g, '').length;
   return value === value.toUpperCase() || capitals <= value.length / 4;

@@ -1,5 +1,5 @@
 import { anyCasePrefix, ASSIGNED, token } from './secretPatterns';
-import type { PatternRule } from './secretRules';
+import type { FoundSecret, PatternRule } from './secretRules';
 
 const ASSIGNED_TO = `${ASSIGNED}["']?`;
 
@@ -14,6 +14,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
     id: 'aws-access-token',
     pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}', 'A-Za-z0-9'),
     gate: { keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'] },
+    // AWS's documentation example, `AKIAIOSFODNN7EXAMPLE` (gitleaks allows it too).
+    accept: (secret) => !secret.endsWith('EXAMPLE'),
   },
   {
     id: 'aws-secret-access-key',
@@ -78,7 +80,16 @@ export const TOKEN_RULES: readonly PatternRule[] = [
     pattern: token('[MNO][A-Za-z0-9_-]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}', 'A-Za-z0-9_.-'),
     gate: { tokenRun: 24 },
   },
-  { id: 'telegram-bot-api-token', pattern: token('[0-9]{5,16}:A[A-Za-z0-9_-]{34}', 'A-Za-z0-9_:-'), gate: { keywords: [':a'] } },
+  // Alone, or in the Bot API's URL: `https://api.telegram.org/bot<token>/sendMessage`.
+  {
+    id: 'telegram-bot-api-token',
+    pattern: /[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_:-])/dg,
+    gate: { keywords: [':a'] },
+    // Digits first, where they are, then what precedes them (a look-behind first is tried at every character).
+    accept: (_secret, text, _span, matchStart) => matchStart === 0 || !/[A-Za-z0-9_:-]/.test(text[matchStart - 1]!) || text.endsWith('/bot', matchStart),
+  },
+  // A Discord webhook's token, after its id in the URL.
+  { id: 'discord-webhook-url', pattern: /discord(?:app)?\.com\/api\/webhooks\/[0-9]{17,20}\/([A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg, gate: { tokenRun: 60 } },
   { id: 'databricks-api-token', pattern: token('dapi[a-f0-9]{32}(?:-[0-9])?', 'A-Za-z0-9'), gate: { tokenRun: 36 } },
   {
     id: 'heroku-api-key',
@@ -88,9 +99,128 @@ export const TOKEN_RULES: readonly PatternRule[] = [
     ),
     gate: { keywords: ['heroku', 'hrku-'] },
   },
+  // `…-us21`: 32 hex digits and the data center.
+  { id: 'mailchimp-api-key', pattern: token('[0-9a-f]{32}-us[0-9]{1,2}'), gate: { tokenRun: 36 } },
+  { id: 'terraform-cloud-token', pattern: token('[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70}', 'A-Za-z0-9_.=-'), gate: { keywords: ['atlasv1'] } },
+  { id: 'maxmind-license-key', pattern: token('[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk'), gate: { tokenRun: 40 } },
   {
     id: 'jwt',
     pattern: token('eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', 'A-Za-z0-9_.-'),
     gate: { keywords: ['eyj'] },
   },
 ];
+
+/**
+ * More of gitleaks' shapes that start with a fixed prefix, one rule each in gitleaks, here one
+ * alternation read in one pass (a text with a long token run opens it), the matched prefix
+ * naming the rule. Every one starts with letters or digits it names: a regex that starts with a
+ * class or a look-behind is tried at every character.
+ */
+const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
+  ['atlassian-api-token', 'ATATT3[A-Za-z0-9_=-]{150,300}|ATCTT3[A-Za-z0-9_=-]{150,300}'],
+  ['bitbucket-app-password', 'ATBB[A-Za-z0-9]{32,40}'],
+  ['dockerhub-token', 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,60}'],
+  ['square-access-token', 'EAAA[A-Za-z0-9_-]{56,100}|sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43,60}'],
+  ['facebook-access-token', 'EAA[CM][A-Za-z0-9]{100,400}'],
+  ['twitter-bearer-token', 'A{22}[A-Za-z0-9%]{60,140}'],
+  ['gitlab-runner-registration-token', 'GR1348941[A-Za-z0-9_-]{20,40}'],
+  ['gitlab-token', 'glffct-[A-Za-z0-9_-]{20,60}'],
+  ['grafana-token', 'glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,400}={0,3}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}'],
+  ['new-relic-key', 'NR(?:AK|II|JS)-[A-Za-z0-9]{19,32}'],
+  ['postman-api-token', 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}'],
+  ['sentry-token', 'sntry[us]_[A-Za-z0-9+/=_]{64,400}'],
+  // Service tokens name their config: `dp.st.prd.…`.
+  ['doppler-token', 'dp\\.(?:pt|st|sa|ct|scim|audit)\\.(?:[a-z0-9_-]{1,40}\\.)?[A-Za-z0-9]{40,50}'],
+  ['pulumi-api-token', 'pul-[a-f0-9]{40}'],
+  ['linear-api-key', 'lin_api_[A-Za-z0-9]{40}'],
+  ['planetscale-token', 'pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}'],
+  ['sendinblue-api-token', 'x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}'],
+  ['supabase-token', 'sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,60}'],
+  ['age-secret-key', 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'],
+  ['mapbox-secret-token', 'sk\\.eyJ[A-Za-z0-9_-]{50,300}\\.[A-Za-z0-9_-]{20,60}'],
+  ['notion-api-token', 'ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'],
+  ['replicate-api-token', 'r8_[A-Za-z0-9]{37}'],
+  ['groq-api-key', 'gsk_[A-Za-z0-9]{52}'],
+  ['perplexity-api-key', 'pplx-[A-Za-z0-9]{48}'],
+  ['xai-api-key', 'xai-[A-Za-z0-9]{80}'],
+  ['huggingface-access-token', 'api_org_[A-Za-z]{34}'],
+  ['google-oauth-token', 'ya29\\.[A-Za-z0-9_-]{50,2000}|1//0[A-Za-z0-9_-]{40,300}'],
+  ['rubygems-api-token', 'rubygems_[a-f0-9]{48}'],
+  ['flyio-access-token', 'fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,1000}={0,3}'],
+  ['figma-token', 'figd_[A-Za-z0-9_-]{40,50}'],
+  ['netlify-token', 'nfp_[A-Za-z0-9]{36,40}'],
+  ['readme-api-token', 'rdme_[a-z0-9]{70}'],
+  ['prefect-api-token', 'pnu_[A-Za-z0-9]{36}'],
+  ['shippo-api-token', 'shippo_(?:live|test)_[a-fA-F0-9]{40}'],
+  ['easypost-api-token', 'EZ[AT]K[A-Za-z0-9]{54}'],
+  ['dynatrace-api-token', 'dt0c01\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}'],
+  ['artifactory-token', 'AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59}'],
+  ['alibaba-access-key-id', 'LTAI[A-Za-z0-9]{20}'],
+  ['openshift-user-token', 'sha256~[A-Za-z0-9_-]{43}'],
+  ['onepassword-token', 'ops_eyJ[A-Za-z0-9+/]{250,2000}={0,3}'],
+  ['clojars-api-token', 'CLOJARS_[a-z0-9]{60}'],
+  ['adobe-client-secret', 'p8e-[A-Za-z0-9]{32}'],
+  ['scalingo-api-token', 'tk-us-[A-Za-z0-9_-]{48}'],
+  ['cloudflare-origin-ca-key', 'v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'],
+  ['harness-api-key', '(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'],
+];
+
+const PREFIXED_TOKEN_AT = new RegExp(`(?:${PREFIXED_TOKENS.map(([, body]) => `(${body})`).join('|')})(?![A-Za-z0-9_-])`, 'y');
+
+/** [A-Za-z0-9_-], the characters of a token run (the gate's). */
+function isRunCharacter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+}
+
+/** A token found after [A-Za-z0-9_.-] is part of a longer word. */
+function continuesWord(c: number): boolean {
+  return isRunCharacter(c) || c === 46;
+}
+
+/** What the shapes hold besides run characters: `dp.pt.…`, `sha256~…`, `1//0…`, base64's `+/=`, Twitter's `%`. */
+function isTokenCharacter(c: number): boolean {
+  return continuesWord(c) || c === 126 || c === 43 || c === 47 || c === 61 || c === 37;
+}
+
+const MAX_PREFIX_BACK = 400;
+
+/**
+ * Each token starts a word and holds a run of PREFIXED_TOKEN_RUN characters or more. Those runs
+ * are found by sampling (as the gate does), and the shapes are tried only at the starts of the
+ * words around them: one try per word, where a regex scan would try every character (and, on a
+ * megabyte of `A`, read far from each).
+ */
+export function findPrefixedTokens(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  let next = 0;
+  const min = PREFIXED_TOKEN_RUN;
+  for (let i = min - 1; i < text.length; i += min) {
+    if (!isRunCharacter(text.charCodeAt(i))) continue;
+    let runStart = i;
+    let runEnd = i + 1;
+    while (runStart > 0 && isRunCharacter(text.charCodeAt(runStart - 1))) runStart--;
+    while (runEnd < text.length && isRunCharacter(text.charCodeAt(runEnd))) runEnd++;
+    // On to the first sampled character past this run.
+    i += Math.floor((runEnd - 1 - i) / min) * min;
+    if (runEnd - runStart < min || runEnd <= next) continue;
+    let from = runStart;
+    while (from > next && runStart - from < MAX_PREFIX_BACK && isTokenCharacter(text.charCodeAt(from - 1))) from--;
+    for (let at = from; at <= runStart; at++) {
+      if (at > 0 && continuesWord(text.charCodeAt(at - 1))) continue;
+      PREFIXED_TOKEN_AT.lastIndex = at;
+      const match = PREFIXED_TOKEN_AT.exec(text);
+      if (!match) continue;
+      const which = match.slice(1).findIndex((group) => group !== undefined);
+      found.push({ start: at, end: at + match[0].length, rule: PREFIXED_TOKENS[which]![0] });
+      next = at + match[0].length;
+      break;
+    }
+  }
+  return found;
+}
+
+/**
+ * Every shape above holds a run of at least this many [A-Za-z0-9_-] (`LTAI` and 20 more; `NRJS-` and 19);
+ * the base64 ones (`glc_`, `fm2_`, `ops_`) in practice, a `+` or `/` every 32 characters on average.
+ */
+export const PREFIXED_TOKEN_RUN = 24;

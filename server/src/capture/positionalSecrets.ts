@@ -1,0 +1,124 @@
+import type { FoundSecret } from './secretRules';
+import { isPlaceholderValue, namesASecret } from './secretValues';
+
+/**
+ * Secrets passed by position to well-known APIs, where no key name marks them: a driver's or
+ * client's `(host, user, password)`, a credentials object's `(id, secret)`, a session's
+ * `login(user, password)`. Only a quoted literal in the password's place is a secret
+ * (`new PDO($dsn, $user, $pass)` holds none); a word such as `"password"` stays.
+ */
+
+interface Call {
+  /** Regex sources of the callee, each ending where `(` may follow. */
+  readonly names: readonly string[];
+  /** Which argument, from 0, holds the secret. */
+  readonly secretArgument: number;
+  /** Twilio's `Client(sid, token)`: a name this common counts only with an account SID first. */
+  readonly firstArgument?: RegExp;
+}
+
+const CALLS: readonly Call[] = [
+  {
+    names: [
+      'new\\s{1,4}(?:PDO|mysqli)', 'mysqli?_connect', 'DriverManager\\.getConnection', 'new\\s{1,4}Sequelize', '(?:pymysql|MySQLdb)\\.connect',
+      'ftp_login', 'ssh2_auth_password', 'ldap_bind', 'smtp\\.PlainAuth',
+    ],
+    secretArgument: 2,
+  },
+  { names: ['mysqli_real_connect'], secretArgument: 3 },
+  { names: ['Net::SMTP\\.start'], secretArgument: 4 },
+  {
+    names: [
+      // A session's or connection's method: `smtp.login(user, "…")`, `conn.simple_bind_s(dn, "…")`, Go's `l.Bind(dn, "…")`.
+      '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', 'oci_connect', 'cx_Oracle\\.connect',
+      'new\\s{1,4}(?:NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
+      'AwsBasicCredentials\\.create', 'credentials\\.NewStaticCredentials(?:Provider)?',
+      '(?:new\\s{1,4})?Twilio(?:RestClient)?', 'TwilioClient\\.Init', 'twilio', 'Twilio::REST::Client\\.new', 'require\\(\\s{0,4}["\']twilio["\']\\s{0,4}\\)',
+    ],
+    secretArgument: 1,
+  },
+  { names: ['pass_(?<=\\.pass_)'], secretArgument: 0 },
+  { names: ['Client'], secretArgument: 1, firstArgument: /sid|^["']AC[0-9a-f]{32}["']$/i },
+];
+
+/** Every callee starts with its own letters (a method's dot is looked behind for after them): see WEAK_KEYWORD. */
+const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')})`).join('|')})\\(`, 'g');
+
+/**
+ * Lowercase parts of the callees with their `(`, one in every match: the rule's gate. Narrow, so
+ * that code which merely mentions a client or a login skips the rule; they start with letters
+ * other keywords start with (see KEYWORD_GATE).
+ */
+export const POSITIONAL_KEYWORDS = [
+  'pdo(', 'sqli', 'sql_connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
+  'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(',
+];
+
+interface Argument {
+  readonly start: number;
+  readonly end: number;
+  /** The span inside the quotes when the argument is a string literal (with at most a conversion after it). */
+  readonly literal?: { readonly start: number; readonly end: number };
+}
+
+const MAX_ARGUMENT = 1000;
+const OPENERS = '([{';
+const CLOSERS = ')]}';
+
+/** The arguments of a call whose `(` ends at `from`, up to `count` of them; fewer when the call ends sooner or reads oddly. */
+function callArguments(text: string, from: number, count: number): Argument[] {
+  const args: Argument[] = [];
+  let at = from;
+  while (args.length < count) {
+    while (at < text.length && /\s/.test(text[at]!) && at - from < 4000) at++;
+    const start = at;
+    let literal: Argument['literal'];
+    let depth = 0;
+    for (; at < text.length && at - start < MAX_ARGUMENT; at++) {
+      const c = text[at]!;
+      if (c === '"' || c === "'" || c === '`') {
+        const open = at;
+        for (at++; at < text.length && text[at] !== c && text[at] !== '\n' && at - open < MAX_ARGUMENT; at++) if (text[at] === '\\') at++;
+        if (text[at] !== c) return args;
+        if (open === start) literal = { start: open + 1, end: at };
+      } else if (OPENERS.includes(c)) depth++;
+      else if (CLOSERS.includes(c)) {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === ',' && depth === 0) break;
+    }
+    let end = at;
+    while (end > start && /\s/.test(text[end - 1]!)) end--;
+    if (end === start || at >= text.length || at - start >= MAX_ARGUMENT) return args;
+    // Only a literal alone, or followed by a conversion (`"…".toCharArray()`), counts as one.
+    const after = literal ? text.slice(literal.end + 1, end) : '';
+    args.push({ start, end, literal: literal && /^(?:\.\w{1,20}\(\))?$/.test(after) ? literal : undefined });
+    if (text[at] !== ',') break;
+    at++;
+  }
+  return args;
+}
+
+const WORD = /^(?:[a-z]+(?:[_-][a-z]+)*|[A-Z][a-z]+|[A-Z]+)$/;
+
+export function findPositionalSecrets(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  CALL_SCAN.lastIndex = 0;
+  for (let match = CALL_SCAN.exec(text); match; match = CALL_SCAN.exec(text)) {
+    // Not the end of a longer name (`myTwilio(`); a method's name is preceded by its dot.
+    if (match.index > 0 && /[\w$]/.test(text[match.index - 1]!)) {
+      CALL_SCAN.lastIndex = match.index + 1;
+      continue;
+    }
+    const call = CALLS[match.slice(1).findIndex((group) => group !== undefined)]!;
+    const args = callArguments(text, CALL_SCAN.lastIndex, call.secretArgument + 1);
+    const arg = args[call.secretArgument];
+    if (!arg?.literal) continue;
+    if (call.firstArgument && !call.firstArgument.test(text.slice(args[0]!.start, args[0]!.end))) continue;
+    const value = text.slice(arg.literal.start, arg.literal.end);
+    if (/\s|\$\{/.test(value) || WORD.test(value) || isPlaceholderValue(value) || namesASecret(value)) continue;
+    found.push({ start: arg.literal.start, end: arg.literal.end });
+  }
+  return found;
+}
