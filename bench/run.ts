@@ -1,6 +1,7 @@
 import { benchCapture } from './capture.bench';
 import { benchCodeRecall, benchCodeRecallAtScale } from './codeRecall.bench';
 import { benchExtraction } from './extraction.bench';
+import { benchHistory } from './history.bench';
 import { benchLocomo } from './locomo.bench';
 import { benchRecall } from './recall.bench';
 import { benchTranscripts } from './transcripts.bench';
@@ -15,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   locomo: benchLocomo,
   'code-recall': benchCodeRecall,
   'code-recall-at-scale': benchCodeRecallAtScale,
+  history: benchHistory,
 };
 
 /** `npm run bench` runs every section; `npm run bench -- recall capture` only those named. */

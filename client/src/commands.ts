@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Commands, GetMemoriesRequest, SetPinRequest } from '../../server/src/protocol';
 import { pinSelection } from './pinSelection';
+import { importGitHistory } from './server/historyImport';
 import type { MemoryServer } from './server/memoryServer';
 import { StatsPanel } from './views/statsPanel';
 
@@ -25,6 +26,11 @@ export function registerCommands(context: vscode.ExtensionContext, server: Memor
       if (!memory || !before) return;
       const choice = await vscode.window.showInformationMessage(`Engram: unpinned "${memory.title}".`, 'Undo');
       if (choice) await client.sendRequest(SetPinRequest.type, { uri, id, pin: before.pin });
+    }),
+
+    vscode.commands.registerCommand(Commands.importHistory, async () => {
+      const client = needClient();
+      if (client) await importGitHistory(client);
     }),
 
     vscode.commands.registerCommand(Commands.restartServer, async () => {

@@ -12,6 +12,7 @@ import { EditorStateStore } from './store/editorStateStore';
 import { MemoryListStore } from './store/memoryLists';
 import { TimelineStore } from './store/timelineStore';
 import { DeferredIndexes } from './store/deferredIndexes';
+import { HistoryStore } from './store/historyStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 import { explainStoreError, storePlace } from './store/storeProblem';
 import { integrityProblems } from './store/integrity';
@@ -43,12 +44,16 @@ export interface Project {
   readonly timeline: TimelineStore;
   /** Indexes a bulk load builds after its rows (an import into an empty store). */
   readonly deferredIndexes: DeferredIndexes;
+  /** Which commits of the git history were imported, and the answer to the offer to import them. */
+  readonly history: HistoryStore;
   /** Recall's weights, from the user's settings (`$ENGRAM_HOME/config.json`). */
   readonly recallWeights: RecallWeights;
   /** Watermarks and consolidation, from the user's settings. */
   readonly capacity: CapacitySettings;
   /** Claude Code hooks: context budgets and time limit. */
   readonly hookSettings: EngramConfig['hooks'];
+  /** The user's exclude globs and bulk threshold, for captures outside the memory server (the history import). */
+  readonly captureSettings: EngramConfig['capture'];
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
   /** Problems the user must hear about from opening it (a corrupt file moved aside, a bad config). */
@@ -106,10 +111,12 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     lists: new MemoryListStore(db),
     timeline: new TimelineStore(db),
     deferredIndexes: new DeferredIndexes(db),
+    history: new HistoryStore(db),
     redactor,
     recallWeights: config.recall.weights,
     capacity: config.capacity,
     hookSettings: config.hooks,
+    captureSettings: config.capture,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
     transaction: (write) => db.transaction(write)(),

@@ -207,6 +207,52 @@ export namespace ResumeBackfillNotification {
   export const type = new NotificationType<Record<string, never>>(method);
 }
 
+export interface HistoryOfferParams {
+  readonly projectRoot: string;
+  /** Non-merge commits HEAD reaches. */
+  readonly commits: number;
+}
+
+/**
+ * Server → client, once per project (the answer is kept): its git history is not imported yet;
+ * import it as memories? The client asks the user; anything but 'import' (a dismissal too) declines.
+ */
+export namespace HistoryOfferRequest {
+  export const method = 'engram/offerHistory';
+  export const type = new RequestType<HistoryOfferParams, { readonly answer: 'import' | 'decline' } | null, void>(method);
+}
+
+export interface ImportHistoryParams {
+  /** A document or folder of the project; default: the first open project. */
+  readonly uri?: string;
+}
+
+/** Client → server: "Engram: Import Git History": import what is not imported yet, now, with progress. */
+export namespace ImportHistoryRequest {
+  export const method = 'engram/importHistory';
+  export const type = new RequestType<ImportHistoryParams, { readonly started: boolean; readonly message: string }, void>(method);
+}
+
+/**
+ * Server → client: a history import (docs/history.md) that reads enough commits to take a
+ * while. Shown as a cancellable progress notification, like the backfill of transcripts.
+ */
+export type HistoryProgressParams =
+  | { readonly state: 'begin'; readonly id: string; readonly projectRoot: string; readonly commits: number }
+  | { readonly state: 'report'; readonly id: string; readonly done: number; readonly commits: number; readonly memories: number }
+  | { readonly state: 'end'; readonly id: string; readonly cancelled: boolean; readonly done: number; readonly memories: number; readonly error: string | null };
+
+export namespace HistoryProgressNotification {
+  export const method = 'engram/historyProgress';
+  export const type = new NotificationType<HistoryProgressParams>(method);
+}
+
+/** Client → server: stop the history import after the commit being read; what was read stays, the rest is read at the next start. */
+export namespace CancelHistoryImportNotification {
+  export const method = 'engram/cancelHistoryImport';
+  export const type = new NotificationType<{ readonly id: string }>(method);
+}
+
 export interface EditorStateParams {
   /** The active text editor's document, or null when none is active. */
   readonly uri: string | null;
@@ -286,6 +332,7 @@ export const Commands = {
   disconnectClaude: 'engram.disconnectClaude',
   showInjections: 'engram.showInjections',
   unpin: 'engram.unpin',
+  importHistory: 'engram.importHistory',
   showStats: 'engram.showStats',
   restartServer: 'engram.restartServer',
 } as const;

@@ -7,7 +7,7 @@ const BLOCK_LINES = [
   /^Constraints that apply here:$/,
   /^Relevant memories \(background, not rules\):$/,
   /^About [^\n]*:$/,
-  /^ {0,2}- \[[a-z]+(?:, (?:hard|soft) pin)?, from (?:the user|Claude|an agent \(MCP\)|tool output|a change on disk)\] «[^«»]*»/,
+  /^ {0,2}- \[[a-z]+(?:, (?:hard|soft) pin)?, from (?:the user|Claude|an agent \(MCP\)|tool output|a change on disk|the project's git history)\] «[^«»]*»/,
   /^<\/engram-memory>$/,
 ];
 

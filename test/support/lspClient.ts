@@ -15,7 +15,8 @@ export interface LspSession {
   close(): Promise<void>;
 }
 
-export function startLsp(env: NodeJS.ProcessEnv): LspSession {
+/** `answer`: what the client replies to requests from the server (default: null to every one, as a client that asks nobody). */
+export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown } = {}): LspSession {
   assertBuilt();
   const child = spawn(process.execPath, [ENGRAM_JS, 'lsp', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -35,7 +36,7 @@ export function startLsp(env: NodeJS.ProcessEnv): LspSession {
   connection.onNotification((method, params) => record(method, params));
   connection.onRequest((method, params) => {
     record(method, params);
-    return null;
+    return options.answer?.(method, params) ?? null;
   });
   connection.listen();
   return {

@@ -60,6 +60,7 @@ describe('the context block agents are given', () => {
       memory({ kind: 'note', source: 'mcp', title: 'Agent note' }),
       memory({ kind: 'diff', source: 'disk', title: 'Edited query (+1 −1) in src/db.ts' }),
       memory({ kind: 'diff', source: 'editor', title: 'Edited findCustomer (+2) in src/db.ts' }),
+      memory({ kind: 'diff', source: 'git', title: 'Edited close (+1) in src/db.ts', why: 'Close the pool on exit' }),
     ];
     const text = assembleContext([given[0]!], ranked(...given.slice(1)), 2000).text;
     assertOnlyBlockStructure(text);
@@ -70,6 +71,7 @@ describe('the context block agents are given', () => {
     assert.match(text, /\n {2}- \[note, from an agent \(MCP\)\] «Agent note»\n/);
     assert.match(text, /\n {2}- \[diff, from a change on disk\] «Edited query/);
     assert.match(text, /\n {2}- \[diff, from the user\] «Edited findCustomer/);
+    assert.match(text, /\n {2}- \[diff, from the project's git history\] «Edited close/, "a commit's message is its author's, not the user's");
   });
 
   it('quotes an instruction in tool output as a gotcha among the background, never as a rule', () => {

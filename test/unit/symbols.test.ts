@@ -96,6 +96,26 @@ describe('declarations', () => {
     assert.deepEqual(await namesIn('parser.js'), ['Parser', 'Parser.parseExpr', 'Parser.peek', 'Parser.create', 'tokenize', 'format', 'ids']);
   });
 
+  it('names functions assigned to a member at the top level as written, as CommonJS modules declare methods', async () => {
+    const text = [
+      "var res = Object.create(http.ServerResponse.prototype);",
+      'res.send = function send(body) {',
+      '  return this.end(body);',
+      '};',
+      'Router.prototype.route = (path) => new Route(path);',
+      'module.exports = res;',
+      'function helper() {',
+      '  res.inner = function () {};',
+      '}',
+    ].join('\n');
+    const { declarations: found } = await declarations(text, 'javascript');
+    assert.deepEqual(found.filter((d) => d.kind === 'function').map((d) => [d.name, d.startLine, d.endLine]), [
+      ['res.send', 1, 3],
+      ['Router.prototype.route', 4, 4],
+      ['helper', 6, 8],
+    ]);
+  });
+
   it('qualifies Python methods and nested classes by their class', async () => {
     assert.deepEqual(await namesIn('orders.py'), [
       'OrderService',

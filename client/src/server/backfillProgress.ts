@@ -1,12 +1,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { BackfillProgressNotification, CancelBackfillNotification, ResumeBackfillNotification, type BackfillProgressParams } from '../../../server/src/protocol';
-
-interface Running {
-  readonly progress: vscode.Progress<{ message?: string; increment?: number }>;
-  readonly done: () => void;
-  percent: number;
-}
+import { BackfillProgressNotification, CancelBackfillNotification, ResumeBackfillNotification } from '../../../server/src/protocol';
+import { ProgressNotifications } from './progressNotifications';
 
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -18,29 +13,19 @@ function megabytes(bytes: number): string {
  * read at the next start or when the user picks "Resume Now".
  */
 export function followBackfillProgress(client: LanguageClient): vscode.Disposable {
-  const running = new Map<string, Running>();
-  const begin = (params: Extract<BackfillProgressParams, { state: 'begin' }>) =>
-    void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Engram: reading earlier Claude Code sessions', cancellable: true },
-      (progress, token) =>
-        new Promise<void>((resolve) => {
-          token.onCancellationRequested(() => void client.sendNotification(CancelBackfillNotification.type, { id: params.id }));
-          running.set(params.id, { progress, done: resolve, percent: 0 });
-          progress.report({ message: `${params.files} sessions, ${megabytes(params.bytes)}` });
-        }),
-    );
+  const notifications = new ProgressNotifications();
   return client.onNotification(BackfillProgressNotification.type, (params) => {
-    if (params.state === 'begin') return begin(params);
-    const entry = running.get(params.id);
-    if (params.state === 'report') {
-      if (!entry) return;
-      const percent = params.bytes ? (100 * params.doneBytes) / params.bytes : 100;
-      entry.progress.report({ increment: percent - entry.percent, message: `${params.doneFiles} of ${params.files} sessions` });
-      entry.percent = percent;
+    if (params.state === 'begin') {
+      notifications.begin(params.id, 'Engram: reading earlier Claude Code sessions', `${params.files} sessions, ${megabytes(params.bytes)}`, () =>
+        void client.sendNotification(CancelBackfillNotification.type, { id: params.id }),
+      );
       return;
     }
-    running.delete(params.id);
-    entry?.done();
+    if (params.state === 'report') {
+      notifications.report(params.id, params.doneBytes, params.bytes, `${params.doneFiles} of ${params.files} sessions`);
+      return;
+    }
+    notifications.end(params.id);
     if (params.cancelled) {
       void vscode.window
         .showInformationMessage('Engram stopped reading earlier Claude Code sessions. It goes on where it stopped at the next start.', 'Resume Now')

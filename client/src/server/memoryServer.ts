@@ -12,6 +12,7 @@ import {
 import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../server/src/protocol';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
+import { followHistoryImport } from './historyImport';
 import { resolveServerRuntime, runtimeEnv, type RuntimeResolution, type ServerRuntime } from './serverRuntime';
 import { windowMailbox } from './windowMailbox';
 
@@ -77,6 +78,7 @@ export class MemoryServer implements vscode.Disposable {
     this.log.info(`Starting the memory server on ${runsOn}`);
     this.client = this.createClient(runtime);
     followBackfillProgress(this.client);
+    followHistoryImport(this.client);
     this.client.onNotification(ServerStatusNotification.type, (status) => {
       this.status.show({ kind: 'running', status, runtime: runtime.passedOver.length ? `${runsOn}, because ${runtime.passedOver.join('; ')}` : runsOn });
       this.agentSessionChanged.fire(status.agentSession ?? null);

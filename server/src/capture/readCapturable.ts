@@ -65,6 +65,11 @@ export async function readCapturable(absolutePath: string): Promise<CapturableRe
   } catch (error) {
     return readFailure(error);
   }
+  return checkCapturableBytes(content);
+}
+
+/** The same checks for content read from elsewhere (a blob of the git history). */
+export function checkCapturableBytes(content: Buffer): CapturableRead {
   if (content.length > MAX_CAPTURE_BYTES) return tooLarge(content.length);
   const evidence = binaryEvidence(content.length, (index) => content[index] ?? 0);
   if (evidence) return failure('binary', evidence);

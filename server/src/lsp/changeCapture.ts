@@ -108,7 +108,7 @@ export class ChangeCapture {
    * transcript ingest) never interleave on one file. Failures are logged, not thrown.
    */
   serialize(what: string, work: () => Promise<void>): Promise<void> {
-    this.queue = this.queue.then(work).catch((error: unknown) => {
+    this.queue = this.queue.then(() => retriedWhileLocked(work)).catch((error: unknown) => {
       this.connection.console.error(`Capture failed while ${what}: ${(error as Error).stack ?? String(error)}`);
     });
     return this.queue;
@@ -272,6 +272,28 @@ export class ChangeCapture {
     });
     this.onRecorded();
   }
+}
+
+/** Tries after a locked database, and the pause before each, so a writer holding it for a moment (a history import's transaction) costs no capture. */
+const LOCKED_RETRY_PAUSES_MS = [50, 200, 800];
+
+/**
+ * `work` again after a pause when it met a database another process was writing: a snapshot
+ * write reads first, and such a transaction fails at once then (SQLITE_BUSY, no waiting), which
+ * keeps the server from stalling behind a long writer; the pause is taken on the event loop.
+ * Capture writes its snapshot before anything else, and memory writes wait for the lock instead
+ * (MemoryStore), so work that failed here had written nothing, or only what it writes again.
+ */
+async function retriedWhileLocked(work: () => Promise<void>): Promise<void> {
+  for (const pause of LOCKED_RETRY_PAUSES_MS) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  return work();
 }
 
 async function fileState(file: string): Promise<FileState | null> {

@@ -69,10 +69,13 @@ export function registerMemoryRequests(connection: Connection, deps: CodeLensDep
       const open = deps.projects.fileFor(u);
       return open && open.project === project ? [open.path] : [];
     });
+    const line = params.position?.line;
+    // An open document's declarations are parsed once per version (as for hover), not at every recall.
+    const symbol = document && file && line !== undefined && line < document.lineCount ? ((await deps.declarations.symbolAt(document, file.path, line)) ?? undefined) : undefined;
     try {
       const answer = await answerRecall(
         project,
-        { query: params.query, file: file?.path, line: params.position?.line, openFiles, kinds: params.kinds, budget: params.budget, limit: params.limit ?? 10, sessionId: params.sessionId, includeArchived: params.includeArchived },
+        { query: params.query, file: file?.path, line, symbol, openFiles, kinds: params.kinds, budget: params.budget, limit: params.limit ?? 10, sessionId: params.sessionId, includeArchived: params.includeArchived },
         document ? document.getText() : undefined,
       );
       return {

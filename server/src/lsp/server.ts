@@ -20,6 +20,7 @@ import { mailboxCommands } from './mailboxCommands';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { keepTextIndexesBuilt } from './textIndexUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
+import { HistoryFollower } from './historyFollower';
 import { redactConsole } from './redactedConsole';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
@@ -81,6 +82,7 @@ export function runLanguageServer(): Connection {
   let codeLensRefresh = false;
   let capture: ChangeCapture | undefined;
   let transcripts: TranscriptFollower | undefined;
+  let history: HistoryFollower | undefined;
   let mailboxFolder: string | null = null;
   let mailbox: MailboxListener | undefined;
   let lastStatus = '';
@@ -144,7 +146,8 @@ export function runLanguageServer(): Connection {
     if (problem) connection.console.warn(problem);
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
-      if (writeEngramConfig({ redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
+      const captureRules = { exclude: [...settings.exclude], bulkThreshold: settings.bulkThreshold };
+      if (writeEngramConfig({ capture: captureRules, redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
     } catch (error) {
       connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
     }
@@ -162,6 +165,7 @@ export function runLanguageServer(): Connection {
     };
     capture = new ChangeCapture(connection, documents, projects, settings, onRecorded, (project, path, text) => anchors.changedOnDisk(project, path, text));
     transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
+    history = new HistoryFollower(connection, projects, onRecorded);
     return {
       capabilities: {
         // Saves come without text: the server already has it through incremental sync.
@@ -179,9 +183,12 @@ export function runLanguageServer(): Connection {
     watchExternalWrites();
     capture?.syncWithDisk();
     transcripts?.start();
+    history?.start();
     keepWithinCapacity();
-    keepTermStatsCurrent(connection, () => projects.openProjects());
-    keepTextIndexesBuilt(connection, () => projects.openProjects());
+    // Not while a history import writes to a project: it recounts at its end, and the index is built after it.
+    const notImporting = () => projects.openProjects().filter((project) => !history?.importing(project));
+    keepTermStatsCurrent(connection, notImporting);
+    keepTextIndexesBuilt(connection, notImporting);
     if (mailboxFolder) {
       try {
         mailbox = openMailbox(mailboxFolder, mailboxCommands(projects), connection.console);
@@ -263,9 +270,11 @@ export function runLanguageServer(): Connection {
     });
   });
 
-  connection.onShutdown(() => {
+  connection.onShutdown(async () => {
     mailbox?.close();
     transcripts?.stop();
+    // Before the projects close: a history import thread writes to them.
+    await history?.stop();
     projects.closeAll();
   });
 

@@ -5,7 +5,7 @@ import type { Memory } from './types';
  * line a failed command printed. `source` says which channel stored a memory; the origin says
  * who wrote its text (a prompt read from a Claude Code transcript is the user's, not Claude's).
  */
-export const MEMORY_ORIGINS = ['user', 'claude', 'agent', 'tool-output', 'disk'] as const;
+export const MEMORY_ORIGINS = ['user', 'claude', 'agent', 'tool-output', 'disk', 'git'] as const;
 export type MemoryOrigin = (typeof MEMORY_ORIGINS)[number];
 
 /** "from …" in the context given to agents, which read "you" as themselves: hence "the user". */
@@ -15,6 +15,8 @@ export const ORIGIN_LABELS: Readonly<Record<MemoryOrigin, string>> = {
   agent: 'from an agent (MCP)',
   'tool-output': 'from tool output',
   disk: 'from a change on disk',
+  // A commit's message is its author's, who may be anyone whose work the repository holds.
+  git: "from the project's git history",
 };
 
 export function originOf(memory: Pick<Memory, 'kind' | 'source' | 'meta'>): MemoryOrigin {
@@ -24,6 +26,8 @@ export function originOf(memory: Pick<Memory, 'kind' | 'source' | 'meta'>): Memo
       return 'user';
     case 'disk':
       return 'disk';
+    case 'git':
+      return 'git';
     case 'mcp':
       return 'agent';
     case 'claude':

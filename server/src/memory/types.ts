@@ -3,8 +3,11 @@
 export const MEMORY_KINDS = ['diff', 'constraint', 'decision', 'gotcha', 'summary', 'note', 'fact', 'intent'] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
-/** editor: saved in VS Code; disk: changed on disk by another program (git, formatters, agents). */
-export const MEMORY_SOURCES = ['editor', 'disk', 'claude', 'user', 'mcp'] as const;
+/**
+ * editor: saved in VS Code; disk: changed on disk by another program (git, formatters, agents);
+ * git: a commit of the project's history, imported (docs/history.md).
+ */
+export const MEMORY_SOURCES = ['editor', 'disk', 'claude', 'user', 'mcp', 'git'] as const;
 export type MemorySource = (typeof MEMORY_SOURCES)[number];
 
 /** hard: never evicted, always given where it applies; soft: ranked first, may be cut by a budget. */
@@ -47,7 +50,7 @@ export interface Memory {
   readonly why: string | null;
   readonly source: MemorySource;
   readonly sessionId: string | null;
-  /** Where it came from outside Engram (`claude:<transcript record uuid>`); unique, for idempotent ingest. */
+  /** Where it came from outside Engram (`claude:<transcript record uuid>`, `git:<commit>:<path>`); unique, for idempotent ingest. */
   readonly sourceRef: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;

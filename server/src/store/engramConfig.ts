@@ -11,6 +11,13 @@ import { engramHome } from './paths';
  * `engram.*` settings.
  */
 const configSchema = z.object({
+  /** `engram.exclude` and `engram.capture.bulkThreshold`: the history import applies them wherever it runs. */
+  capture: z
+    .object({
+      exclude: z.array(z.string()).default([]),
+      bulkThreshold: z.number().int().min(1).max(1_000_000).default(20),
+    })
+    .prefault({}),
   redact: z.object({ patterns: z.array(z.string()).default([]) }).prefault({}),
   recall: z.object({ weights: recallWeightsSchema.prefault({}) }).prefault({}),
   capacity: capacitySettingsSchema.prefault({}),

@@ -78,7 +78,7 @@ export class LifecycleStore {
       idsWithStatus: () => db.prepare('SELECT id FROM memories WHERE status = @status ORDER BY rowid').pluck(),
       oldDiffs: () => db.prepare(`WITH old AS (
           SELECT m.rowid, m.id, m.updated_at FROM memories m
-          WHERE m.kind = 'diff' AND m.status = 'active' AND m.pin = 'none' AND m.updated_at < @before
+          WHERE m.kind = 'diff' AND m.status = 'active' AND m.pin = 'none' AND m.updated_at < @before AND m.source != 'git'
             AND m.rowid NOT IN (SELECT to_rowid FROM memory_links WHERE relation = 'summarizes')
         ), tagged AS (
           SELECT f.path AS file, coalesce(s.symbol, '') AS symbol, old.id AS id, old.updated_at AS updatedAt
@@ -136,6 +136,8 @@ export class LifecycleStore {
   /**
    * Active, unpinned, not yet summarized diff memories last updated before `before`, one row per
    * file and symbol they are tagged with, for the (file, symbol) pairs that have `minGroup` or more.
+   * Commits of the git history are left as they are: git keeps them anyway, and every one of them
+   * is old, so the rule would fold a whole imported history a minute after it arrived.
    */
   oldDiffs(before: number, minGroup: number): DiffGroupMember[] {
     return this.statements.oldDiffs.all({ before, minGroup }) as DiffGroupMember[];

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import { Redactor } from '../capture/redact';
-import { newMemoryId } from '../memory/ids';
+import { completeMemory, sortedUnique } from '../memory/newMemory';
 import type { Anchor, Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
 import { identifierParts } from '../recall/terms';
@@ -49,10 +49,6 @@ export type MemoryRelation = 'revises' | 'summarizes';
 export interface MemoryLink {
   readonly id: MemoryId;
   readonly relation: MemoryRelation;
-}
-
-function sortedUnique(values: readonly string[] | undefined): string[] {
-  return [...new Set(values ?? [])].sort();
 }
 
 /**
@@ -232,25 +228,7 @@ export class MemoryStore {
   }
 
   add(input: NewMemory, now: number = Date.now()): Memory {
-    const memory: Memory = {
-      id: newMemoryId(now),
-      kind: input.kind,
-      title: input.title,
-      body: input.body ?? '',
-      why: input.why ?? null,
-      source: input.source,
-      sessionId: input.sessionId ?? null,
-      sourceRef: input.sourceRef ?? null,
-      createdAt: now,
-      updatedAt: now,
-      importance: input.importance ?? 0.5,
-      pin: input.pin ?? 'none',
-      status: 'active',
-      files: sortedUnique(input.files),
-      symbols: sortedUnique(input.symbols),
-      anchor: input.anchor ? { ...input.anchor, stale: false } : null,
-      meta: input.meta ?? {},
-    };
+    const memory = completeMemory(input, now);
     return this.db.transaction(() => this.write(memory, 'insert'))();
   }
 
@@ -342,6 +320,11 @@ export class MemoryStore {
   async buildTextIndex(pause?: () => Promise<void>): Promise<number> {
     if (!this.residentText) return 0;
     return pause ? this.residentText.build(pause) : this.residentText.buildNow();
+  }
+
+  /** Drops a resident store's full-text index until it is built again (recall asks FTS5 meanwhile). */
+  dropTextIndex(): void {
+    this.residentText?.drop();
   }
 
   /** Whether a resident store's full-text index is missing or was dropped after a large change. */
@@ -515,12 +498,14 @@ export class MemoryStore {
         );
       }
       return ids.length;
-    })();
+    }).immediate();
   }
 
   /** Replaces a memory's content (same id); returns what was stored, or null when the id is unknown. */
   update(memory: Memory): Memory | null {
-    return this.db.transaction(() => (this.get(memory.id) ? this.write(memory, 'update') : null))();
+    // IMMEDIATE, as `add` takes the write lock first: a deferred transaction that reads first
+    // fails at once when another process (a hook, a history import) is writing, instead of waiting.
+    return this.db.transaction(() => (this.get(memory.id) ? this.write(memory, 'update') : null)).immediate();
   }
 
   /** Returns the updated memory, or null when no memory has that id. */

@@ -30,6 +30,8 @@ const JAVASCRIPT_FAMILY = `
 (method_definition name: (_) @name) @method
 (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @function
 (variable_declarator name: (identifier) @name value: (class)) @class
+; \`res.send = function send() {}\` at the top level: methods of CommonJS modules and prototypes, named as written.
+(program (expression_statement (assignment_expression left: (member_expression) @name right: [(arrow_function) (function_expression) (generator_function)])) @function)
 (program (lexical_declaration (variable_declarator name: (identifier) @name) @variable))
 (program (variable_declaration (variable_declarator name: (identifier) @name) @variable))
 (program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @variable)))

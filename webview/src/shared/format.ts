@@ -17,6 +17,7 @@ export const SOURCE_LABELS: Readonly<Record<MemorySource, string>> = {
   claude: 'Claude Code',
   user: 'You',
   mcp: 'MCP',
+  git: 'Git history',
 };
 
 // The same words as the hovers: one definition (server/src/memory/age.ts).

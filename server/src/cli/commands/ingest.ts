@@ -3,7 +3,8 @@ import { ChangeRecorder } from '../../capture/recordChange';
 import { ingestTranscript } from '../../transcripts/ingestTranscript';
 import { syncClaudeMemoryFiles } from '../../transcripts/claudeMemoryFiles';
 import { findTranscripts, type TranscriptFile } from '../../transcripts/transcriptFiles';
-import { CliError, type Command } from '../command';
+import { CliError, integerOption, stringOption, UsageError, type Command } from '../command';
+import { ingestHistory } from '../ingestHistory';
 import { projectOptionSpec, withProject } from '../projectOption';
 
 /** A transcript named on the command line: its session is the file's name (or, for a sub-agent, its folder's). */
@@ -15,12 +16,19 @@ function transcriptAt(file: string): TranscriptFile {
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  summary: "read Claude Code transcripts of this project into memories (default: all of them; idempotent)",
-  usage: '[PATH…] [--all] [--json]',
-  options: { ...projectOptionSpec, all: { type: 'boolean' }, json: { type: 'boolean' } },
+  summary: 'read Claude Code transcripts (default: all of them), or with --git the git history, into memories (idempotent)',
+  usage: '[PATH…] [--all] [--json] | --git [--since REV] [--max N] [--json]',
+  options: { ...projectOptionSpec, all: { type: 'boolean' }, json: { type: 'boolean' }, git: { type: 'boolean' }, since: { type: 'string' }, max: { type: 'string' } },
   positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
   jit: true,
   async run(args, io) {
+    const since = stringOption(args, 'since');
+    const max = integerOption(args, 'max', { min: 1, max: 100_000_000 });
+    if (args.values.git) {
+      if (args.positionals.length || args.values.all) throw new UsageError('--git reads the history of the project: it takes no transcripts and no --all');
+      return withProject(args, io, (project) => ingestHistory(project, { since, max }, io, args.values.json === true));
+    }
+    if (since !== undefined || max !== undefined) throw new UsageError('--since and --max go with --git');
     return withProject(args, io, async (project) => {
       const files =
         args.positionals.length && !args.values.all

@@ -10,6 +10,7 @@ import * as termStats from './009-term-stats';
 import * as memoryChanges from './010-memory-changes';
 import * as deferredIndexes from './011-deferred-indexes';
 import * as contentlessFts from './012-contentless-fts';
+import * as history from './013-history';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -31,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, sql: memoryChanges.sql },
   { version: 11, sql: deferredIndexes.sql },
   { version: 12, sql: contentlessFts.sql },
+  { version: 13, sql: history.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -44,6 +44,16 @@ export class ResidentTextIndex {
     return this.stateNow;
   }
 
+  /**
+   * Drops a ready index, to be built again later (while a history import writes thousands of
+   * memories, bringing it up to date on each request would cost more than FTS5 answering).
+   */
+  drop(): void {
+    if (this.stateNow !== 'ready') return;
+    this.index = null;
+    this.stateNow = 'stale';
+  }
+
   /** The index at `generation`, or null when there is none ready. */
   at(generation: number): TextIndex | null {
     const index = this.index;
