@@ -3,11 +3,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { after } from 'node:test';
 
-/** A fresh temporary folder, removed when the test file ends. */
+/**
+ * A fresh temporary folder, removed when the test file ends. The removal never fails a test: a
+ * suite's own `after` (stopping a server that still writes into the folder) may run after this
+ * one, and a throwing hook would skip it and leave the server running. What could not be removed
+ * then is removed again as the process exits.
+ */
 export function tempDir(prefix = 'engram-test-'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(() => {
+    if (!removed(dir)) process.once('exit', () => removed(dir));
+  });
   return dir;
+}
+
+function removed(dir: string): boolean {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** An environment whose Engram data lives in a temporary ENGRAM_HOME and whose HOME is temporary too. */
