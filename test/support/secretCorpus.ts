@@ -18,11 +18,12 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3';
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5';
 
 /**
  * First runs of the held-out rounds, before anything was tuned on them (README): the secrets
- * stored and the look-alikes redacted. Every case of every round is redacted as labeled now.
+ * stored and the look-alikes redacted. Every case of every round is redacted as labeled now,
+ * but for OPEN_CASES.
  */
 export const FIRST_RUNS = {
   'heldout-2': { stored: ['k015', 'k052', 'k057', 'k059', 'k066', 'k075', 'k077', 'k080', 'k081', 'k082', 'k083', 'k084'], lookAlikesRedacted: [] },
@@ -30,10 +31,39 @@ export const FIRST_RUNS = {
     stored: ['r018', 'r041', 'r063', 'r065', 'r080', 'r083', 'r091', 'r107', 'r115', 'r120', 'r121', 'r125', 'r134', 'r148'],
     lookAlikesRedacted: ['v001', 'v038', 'v044'],
   },
+  'heldout-4': {
+    stored: ['g078', 'g086', 'g087', 'g118', 'g155', 'g162', 'g168', 'g169', 'g170', 'g181', 'g190', 'g197', 'g202', 'g203', 'f041', 'f065', 'f066', 'f067'],
+    lookAlikesRedacted: [
+      'q001', 'q002', 'q005', 'q006', 'q007', 'q008', 'q009', 'q010', 'q011', 'q013', 'q015', 'q016', 'q017', 'q018', 'q019', 'q025', 'q033', 'q040', 'q042', 'q043',
+      'q044', 'q047', 'q053', 'q054', 'q058', 'q059', 'q060', 'q061', 'q064', 'q065', 'q067', 'q069', 'q071', 'q074', 'q076', 'q077', 'q079', 'q091', 'q092', 'q135',
+      'q153', 'q157', 'q158', 'q159',
+    ],
+  },
+  'heldout-5': {
+    stored: [
+      'y004', 'y006', 'y007', 'y008', 'y009', 'y010', 'y011', 'y012', 'y013', 'y014', 'y015', 'y016', 'y017', 'y018', 'y019', 'y020', 'y021', 'y022', 'y023', 'y027',
+      'y028', 'y029', 'y030', 'y031', 'y032', 'y033', 'y034', 'y035', 'y036', 'y037', 'y038', 'y042', 'y043', 'y044', 'y045', 'y046', 'y047', 'y048', 'y049', 'y050',
+      'y051', 'y052', 'y054', 'y055', 'y056', 'y057', 'y058', 'y059', 'y060', 'y062', 'y063', 'y069', 'y074', 'y075', 'y077', 'y078', 'y080', 'y081', 'y082', 'y092',
+      'y093', 'y095', 'y108', 'y113', 'y123', 'y124', 'y125', 'y126', 'y127', 'y128', 'y129', 'y131', 'y132', 'y133', 'y134',
+    ],
+    lookAlikesRedacted: ['z003', 'z007', 'z037', 'z038', 'z039', 'z040', 'z049', 'z050'],
+  },
 } as const;
+
+/**
+ * Cases of the latest round the rules still get wrong after tuning on it (README): known, named,
+ * and checked to be still wrong, so a fix shows up as a failing test that asks to drop its id.
+ */
+export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
+  'y004', 'y006', 'y007', 'y008', 'y009', 'y010', 'y011', 'y012', 'y017', 'y018', 'y019', 'y020', 'y021', 'y022', 'y023', 'y027', 'y028', 'y029', 'y030', 'y031',
+  'y032', 'y033', 'y034', 'y035', 'y036', 'y037', 'y038', 'y042', 'y043', 'y044', 'y045', 'y046', 'y047', 'y048', 'y051', 'y052', 'y058', 'y059', 'y060', 'y062',
+  'y063', 'y069', 'y074', 'y075', 'y077', 'y078', 'y080', 'y082', 'y108', 'y123', 'y124', 'y125', 'y126', 'y127', 'y128', 'y129', 'y131', 'y132', 'y133', 'y134',
+]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
   alnum: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+  alpha: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+  upper: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
   hex: '0123456789abcdef',
   base32: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
   base64: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',

@@ -483,9 +483,11 @@ describe('redaction robustness', () => {
   }
 
   it('does not throw on lone surrogates or NUL bytes', () => {
-    const odd = `\uD800 token=\uDC00abcdef12345\u0000 \u0000ghp_${'a'.repeat(36)}\uDBFF`;
+    // A drawn-looking token: `ghp_aaaa…` is a placeholder, which the rules leave (as gitleaks does).
+    const token = `ghp_${'a1B2c3D4e5F6'.repeat(3)}`;
+    const odd = `\uD800 token=\uDC00abcdef12345\u0000 \u0000${token}\uDBFF`;
     const { text } = redactSecrets(odd);
-    assert.ok(!text.includes(`ghp_${'a'.repeat(36)}`));
+    assert.ok(!text.includes(token));
     assert.doesNotThrow(() => redactSecrets('\u0000'.repeat(1000) + '\uD83D'));
   });
 });
@@ -502,7 +504,7 @@ describe('Redactor.memory', () => {
   });
 
   it('gives a redacted copy of a meta object with a secret anywhere in it, and leaves the input as it was', () => {
-    const secret = `ghp_${'a'.repeat(36)}`;
+    const secret = `ghp_${'a1B2c3D4e5F6'.repeat(3)}`;
     for (const meta of [{ token: 'x9Kq2mZr7Tb4Lw8N' }, { nested: [{ note: `pushed with ${secret}` }] }, { [`key ${secret}`]: 1 }]) {
       const before = JSON.stringify(meta);
       const stored = new Redactor().memory(memory(meta)).meta;

@@ -44,7 +44,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   // `curl -u user:…`, `curl --user "user:…"`, HTTPie's `http -a user:…` and `https -a user:…`.
   [
     ['curl', 'http ', 'https '],
-    `${program('curl|https?')}(?= )${REST_OF_COMMAND} (?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?["']?[^\\s:"'\`]{0,100}:([^\\s"'\`]{1,1000})`,
+    // A command continued over lines (`\\` at each end); the user and the password each quoted or not.
+    `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
   ],
   // MongoDB's shells and tools, OpenLDAP's `-w`, Sysinternals' `-p`.
   [['mongo'], `${program('mongo(?:sh|dump|restore|export|import|stat|top|files)?')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],

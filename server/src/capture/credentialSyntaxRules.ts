@@ -71,7 +71,8 @@ function findPgpassPasswords(text: string): SecretSpan[] {
   return spans;
 }
 
-const SECRET_KIND = /^kind:[ \t]*["']?Secret["']?[ \t]*$/m;
+/** `kind: Secret`, also indented or lowercased as hand-written manifests have it. */
+const SECRET_KIND = /^[ \t]{0,8}kind:[ \t]*["']?[Ss]ecret["']?[ \t]*$/m;
 const SECRET_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
 const DATA_ENTRY = /^([ \t]+)["']?[\w.-]{1,253}["']?:[ \t]*(?:(["']?)([^\s"'#|>][^\s"']{0,10000})\2|([|>][+-]?))[ \t]*$/;
 
@@ -97,7 +98,8 @@ function findKubernetesSecretData(text: string): SecretSpan[] {
         const end = document.indexOf('\n', at) === -1 ? document.length : document.indexOf('\n', at);
         const line = document.slice(at, end).replace(/\r$/, '');
         const lineIndent = /^[ \t]*/.exec(line)![0].length;
-        if (line.trim() !== '' && lineIndent <= indent) break;
+        // A Secret's data is a mapping; a list under `data:` is another kind's (an ExternalSecret's `- key: …`).
+        if ((line.trim() !== '' && lineIndent <= indent) || (!block && line.trimStart().startsWith('- '))) break;
         const entry = DATA_ENTRY.exec(line);
         if (block && (!entry || entry[1]!.length > block.start)) {
           // A line of the block scalar opened above.
@@ -171,7 +173,7 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   {
     id: 'authorization-header',
     pattern: new RegExp(
-      `${anyCasePrefix('authorization')}["']?\\s{0,4}[:=]\\s{0,4}["']?(?:Bearer|Basic|Token|bearer|basic|token)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
+      `${anyCasePrefix('authorization')}["']?\\s{0,4}[:=]\\s{0,4}["']?(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
         `|(?<![A-Za-z0-9])Bearer\\s{1,4}([A-Za-z0-9._~+/-]{20,8192}=*)`,
       'dg',
     ),

@@ -21,13 +21,16 @@ const KEY_SCAN = new RegExp(KEYWORD, 'g');
  * without it. One regex of strong and weak words together reads text ~2.5× slower than the two
  * apart, and a scan of its own for where weak words start adds ~2/3 of KEY_SCAN (measured).
  */
-const WEAK_START = /[Kk](?:ey|EY)|[_-](?:PAT|pat)|Pat/g;
+const WEAK_START = /[Kk](?:ey|EY)|[_-](?:PAT|pat)|Pat|[Cc](?:red|RED)/g;
 
 function isLowercaseLetter(c: number): boolean {
   return c >= 97 && c <= 122;
 }
 
-/** Where a weak word may start: a `key` that ends a name or is `key1`, a `keyName`, a `pat` that ends a name (or the `_`/`-` before it). */
+/**
+ * Where a weak word may start: a `key` that ends a name or is `key1`, a `keyName`, a `pat` that
+ * ends a name (or the `_`/`-` before it), a `cred` (WEAK_WORD_AT reads on).
+ */
 function weakStarts(text: string): number[] {
   const scan = gateScanOf(text);
   let found: readonly number[];
@@ -42,6 +45,10 @@ function weakStarts(text: string): number[] {
   const starts: number[] = [];
   for (const at of found) {
     const next = text.charCodeAt(at + 3);
+    if (text[at] === 'c' || text[at] === 'C') {
+      starts.push(at);
+      continue;
+    }
     if (text[at] === 'p' || text[at] === 'P') {
       // A weak `pat` ends a name: `GITLAB_PAT`, `githubPat`; `path` and `pattern` do not.
       if (!isLowercaseLetter(next)) starts.push(at > 0 && (text[at - 1] === '_' || text[at - 1] === '-') ? at - 1 : at);
@@ -114,14 +121,16 @@ interface Form {
   readonly accept?: (secret: string) => boolean;
   /** Only for a `keyName`, whose value sits in a sibling field; no other form is tried for one. */
   readonly sibling?: true;
+  /** The value goes on over the lines below indented as deep as its first (a YAML block scalar). */
+  readonly block?: true;
 }
 
 const sticky = (source: string) => new RegExp(source, 'dy');
 const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
 /** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
 const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
-/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`). */
-const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU](?=["']))?`;
+/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`). */
+const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["']))?`;
 const isQuote = (c: string | undefined) => c === '"' || c === "'";
 /** Spaces, then what a generated value starts with: not an operator or a bracket. */
 const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
@@ -151,6 +160,26 @@ const FORMS: readonly Form[] = [
     after: sticky(`${ASSIGNED}(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'word',
     accept: (s) => !isNextKey(s),
+  },
+  // A YAML block scalar: `token: >` or `|`, the value on the lines below, each line one word of it.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`[\\w.-]{0,40}["']?[ \\t]{0,4}:[ \\t]{1,4}[|>][1-9]?[+-]?[1-9]?[ \\t]*\\r?\\n[ \\t]{1,40}(\\S[^\\r\\n]{0,1000})`),
+    from: 'word',
+    block: true,
+    accept: (s) => s.split('\n').every((line) => !/\S\s+\S/.test(line)),
+  },
+  // A comparison with a literal: `if (apiKey == "…")`, `db_pass !== '…'`.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`[\\w.-]{0,40}["'\\]]{0,2}[ \\t]{0,4}(?:===?|!==?)[ \\t]{0,4}(?:${QUOTED_VALUE})`),
+    from: 'word',
+  },
+  // A typed declaration: Go's `var dbPassword string = "…"`, `apiKey: string = "…"` (TypeScript, Kotlin), Rust's `&str`.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`[\\w.-]{0,40}(?:[ \\t]{1,4}|[ \\t]{0,4}:[ \\t]{0,4})(?:string|String|str|&(?:'static )?str|\\[\\]byte)\\??[ \\t]{0,4}=[ \\t]{0,4}(?:${QUOTED_VALUE})`),
+    from: 'word',
   },
   // `--db-password …`, `-storePassword …`; `--password-stdin` and `--token-file` take no secret.
   {
@@ -278,6 +307,21 @@ function keyNameAt(text: string, word: string, wordStart: number, wordEnd: numbe
   return { text, word, start, end, wordEnd, kind };
 }
 
+/** A block scalar's first line at `first`, on through the lines below it indented as deep (to a blank line). */
+function blockScalar(text: string, first: SecretSpan): SecretSpan {
+  const indent = text.slice(text.lastIndexOf('\n', first.start) + 1, first.start);
+  let end = first.end;
+  for (let lines = 0; lines < 100; lines++) {
+    const next = end + (text.startsWith('\r\n', end) ? 2 : 1);
+    if (text[next - 1] !== '\n' || !text.startsWith(indent, next)) break;
+    let lineEnd = next + indent.length;
+    while (lineEnd < text.length && text[lineEnd] !== '\n' && text[lineEnd] !== '\r') lineEnd++;
+    if (text.slice(next, lineEnd).trim() === '') break;
+    end = lineEnd;
+  }
+  return { start: first.start, end };
+}
+
 function firstGroup(match: RegExpExecArray): SecretSpan | null {
   const groups = match.indices ?? [];
   for (let i = 1; i < groups.length; i++) {
@@ -297,8 +341,9 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   // What follows the name rules out most forms at its first character, without an allocation.
   form.after.lastIndex = form.from === 'word' ? name.wordEnd : name.end;
   const match = form.after.exec(text);
-  const span = match && firstGroup(match);
-  if (!span) return null;
+  const first = match && firstGroup(match);
+  if (!first) return null;
+  const span = form.block ? blockScalar(text, first) : first;
   if (form.before && !form.before.test(text.slice(Math.max(0, name.start - 60), name.start))) return null;
   const value = text.slice(span.start, span.end);
   if (form.accept && !form.accept(value)) return null;

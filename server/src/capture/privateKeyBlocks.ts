@@ -5,11 +5,33 @@ const PEM_BEGIN = /-----BEGIN ([A-Z0-9]{1,20} ){0,2}PRIVATE KEY( BLOCK)?-----/g;
  * Whole lines of base64, PEM headers (`Proc-Type: 4,ENCRYPTED`) or nothing, ended by real or
  * JSON-escaped newlines or by the ellipsis of a text cut short; or a line of 16 base64
  * characters or more followed by a space and the next (a title or summary flattens a block
- * onto one line). Each line must end where it is tried, so the scan never backtracks far.
+ * onto one line), or by the END line with no break at all. Each line must end where it is
+ * tried, so the scan never backtracks far.
  */
 const PEM_LINES =
-  /(?:[ \t]*(?:[A-Za-z0-9+/=]{16,}[ \t]+(?=[A-Za-z0-9+/=]|-----END)|(?:(?:[A-Za-z0-9+/=]+|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})[ \t]*)?(?:\r?\n|\\(?:r\\)?n|$|(?=…))))*/y;
+  /(?:[ \t]*(?:[A-Za-z0-9+/=]{16,}(?:[ \t]+(?=[A-Za-z0-9+/=]|-----END)|(?=-----END))|(?:(?:[A-Za-z0-9+/=]+|[A-Za-z-]{1,30}: [^\r\n\\]{0,200})[ \t]*)?(?:\r?\n|\\(?:r\\)?n|$|(?=…))))*/y;
 const PEM_END = /[ \t]*-----END ([A-Z0-9]{1,20} ){0,2}PRIVATE KEY( BLOCK)?-----/y;
+
+const MAX_BLOCK = 20000;
+
+/**
+ * Where the next END line starts at or after `from` (or -1), remembered across the blocks of one
+ * text: searched again only once `from` has passed it, so headers repeated without END cost one scan.
+ */
+function endFinder(text: string): (from: number) => number {
+  let found = -2;
+  return (from) => {
+    if (found !== -1 && found < from) found = text.indexOf('-----END ', from);
+    return found;
+  };
+}
+
+/** The end of the END line that closes a block whose body is not base64 (`super secret key here`), when no BEGIN comes first. */
+function closingEnd(text: string, from: number, nextEnd: number, nextBegin: number): number | undefined {
+  if (nextEnd < 0 || nextEnd - from > MAX_BLOCK || (nextBegin >= 0 && nextBegin < nextEnd)) return undefined;
+  PEM_END.lastIndex = nextEnd;
+  return PEM_END.test(text) ? PEM_END.lastIndex : undefined;
+}
 
 /**
  * PEM private-key blocks, BEGIN through END: a regex cannot find them in linear time. A block
@@ -18,13 +40,16 @@ const PEM_END = /[ \t]*-----END ([A-Z0-9]{1,20} ){0,2}PRIVATE KEY( BLOCK)?-----/
  */
 export function findPrivateKeyBlocks(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
+  const nextEnd = endFinder(text);
+  const nextBegin = (from: number) => text.indexOf('-----BEGIN ', from);
   PEM_BEGIN.lastIndex = 0;
   for (let begin = PEM_BEGIN.exec(text); begin; begin = PEM_BEGIN.exec(text)) {
     PEM_LINES.lastIndex = begin.index + begin[0].length;
     PEM_LINES.test(text);
     PEM_END.lastIndex = PEM_LINES.lastIndex;
-    let end = PEM_END.test(text) ? PEM_END.lastIndex : PEM_LINES.lastIndex;
-    if (end === PEM_LINES.lastIndex) while (end > begin.index && /\s/.test(text[end - 1]!)) end--;
+    const from = PEM_LINES.lastIndex;
+    let end = PEM_END.test(text) ? PEM_END.lastIndex : closingEnd(text, from, nextEnd(from), nextBegin(from)) ?? from;
+    if (end === from) while (end > begin.index && /\s/.test(text[end - 1]!)) end--;
     spans.push({ start: begin.index, end });
     PEM_BEGIN.lastIndex = Math.max(end, PEM_BEGIN.lastIndex);
   }

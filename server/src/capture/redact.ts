@@ -8,7 +8,8 @@ import {
   type SecretSpan,
 } from './secretRules';
 import { recordGateScan } from './secretPatterns';
-import { holdsGeneratedSecret, holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret } from './secretValues';
+import { holdsGeneratedSecret, holdsSecret, isFilledIn, isHighEntropy, isPlaceholderToken, isPlaceholderValue, namesASecret } from './secretValues';
+import { TOKEN_RULES } from './tokenRules';
 
 export interface Redaction {
   readonly rule: string;
@@ -56,8 +57,14 @@ function patternSpans(rule: Pick<PatternRule, 'pattern' | 'accept'>, text: strin
   return spans;
 }
 
+/** Rules that find a token by its shape alone, whose hand-filled placeholders (`glpat-XXXX…`) are not secrets. */
+const SHAPE_RULE_IDS = new Set(['gcp-service-account-key', 'prefixed-token', ...TOKEN_RULES.map((rule) => rule.id)]);
+
 function ruleSpans(rule: SecretRule, text: string): FoundSecret[] {
-  return 'find' in rule ? rule.find(text) : patternSpans(rule, text);
+  const spans = 'find' in rule ? rule.find(text) : patternSpans(rule, text);
+  if (spans.length === 0) return spans;
+  const placeholder = SHAPE_RULE_IDS.has(rule.id) ? isPlaceholderToken : isFilledIn;
+  return spans.filter(({ start, end }) => !placeholder(text.slice(start, end)));
 }
 
 interface RankedRule {
@@ -87,13 +94,13 @@ let scans = 0;
 
 /**
  * The keyword rules a lowercased text opens, in one scan, pushed onto `open`; where a keyword
- * that starts with `key` or `pat` was found goes to `keyOrPat` (see GateScan).
+ * that starts with `key`, `pat` or `cred` was found goes to `keyOrPat` (see GateScan).
  */
 function keywordRulesIn(lower: string, open: RankedRule[], keyOrPat: number[]): void {
   const scan = ++scans;
   KEYWORD_SCAN.lastIndex = 0;
   for (let match = KEYWORD_SCAN.exec(lower); match; match = KEYWORD_SCAN.exec(lower)) {
-    if (match[0].startsWith('key') || match[0].startsWith('pat')) keyOrPat.push(match.index);
+    if (match[0].startsWith('key') || match[0].startsWith('pat') || match[0].startsWith('cred')) keyOrPat.push(match.index);
     for (const r of RULES_OPENED_BY.get(match[0])!) {
       if (OPENED_IN_SCAN[r.priority] === scan) continue;
       OPENED_IN_SCAN[r.priority] = scan;
@@ -258,7 +265,7 @@ export class Redactor {
    */
   private keyedValue(key: string, value: string): string {
     if (holdsSecret(key) && !isPlaceholderValue(value) && !namesASecret(value)) return '[REDACTED:generic-assignment]';
-    if (/(?:key|pat)[0-9]*$/i.test(key) && holdsGeneratedSecret(key) && isHighEntropy(value)) return '[REDACTED:generic-assignment]';
+    if (/(?:key|pat|creds|credentials)[0-9]*$/i.test(key) && holdsGeneratedSecret(key) && isHighEntropy(value)) return '[REDACTED:generic-assignment]';
     return this.text(value);
   }
 

@@ -32,6 +32,8 @@ const SENSITIVE_WORDS = [
   // Letters first, then the look-behind: see WEAK_KEYWORD.
   `${anyCase('pass')}(?<![A-Za-z]....)|Pass(?<=[a-z]Pass)(?![a-z])`,
   anyCase('pwd'),
+  // Redis's `requirepass` and `masterauth`: one word, where `pass` alone must start one.
+  anyCase('requirepass'),
   anyCase('secrets'),
   anyCase('secret'),
   anyCase('tokens'),
@@ -47,8 +49,9 @@ export const KEYWORD = `(?:${SENSITIVE_WORDS.join('|')})`;
 /**
  * Words that make a key name sensitive only when its value looks generated (gitleaks' generic
  * rule, which weighs a value's entropy): `key` ending a longer name (`encryption_key`,
- * `signingKey`, `MASTER_KEY`, `primaryMasterKey`), `key1`/`key2` (Azure's key lists) and `pat`
- * ending one (`AZURE_DEVOPS_EXT_PAT`).
+ * `signingKey`, `MASTER_KEY`, `primaryMasterKey`), `key1`/`key2` (Azure's key lists), `pat`
+ * ending one (`AZURE_DEVOPS_EXT_PAT`) and `creds`/`credentials` (which more often hold an
+ * object, a flag or an id: `credentials: 'include'`, `credentialsId`).
  * `cacheKey = "user:42"` stays as written.
  */
 export const WEAK_KEYWORD =
@@ -57,7 +60,9 @@ export const WEAK_KEYWORD =
   '(?:Key(?<=[a-z0-9]Key)(?![a-z])|(?:key|Key)(?<=[A-Za-z0-9][_.-]...)(?![a-z])|KEY(?<=[A-Z0-9][_.-]?KEY)(?![A-Z])' +
   '|(?:key|Key|KEY)[12](?<![A-Za-z]....)(?![\\w])' +
   // A personal access token: `AZURE_DEVOPS_EXT_PAT`, `gitlab_pat`, `githubPat`.
-  '|[_-](?:PAT|pat)(?![A-Za-z])|Pat(?<=[a-z]Pat)(?![a-z]))';
+  '|[_-](?:PAT|pat)(?![A-Za-z])|Pat(?<=[a-z]Pat)(?![a-z])' +
+  // Credentials, alone or ending a name: `creds = …`, `"credentials": "…"`, `DB_CREDS`.
+  '|[Cc]red(?:ential)?s(?![a-z])|CRED(?:ENTIAL)?S(?![A-Z]))';
 
 /**
  * Lowercase strings at least one of which is in every match of KEYWORD and WEAK_KEYWORD (the
@@ -67,14 +72,14 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, its closing quote or bracket (`env["TOKEN"] =`), and an assignment
  * operator of any common language. The value starts on the same line: `DB_PASSWORD=` then a
  * line break has none (`.env.example`).
  */
-export const ASSIGNED = `[\\w.-]{0,40}(?:\\\\{0,7}["'\`])?\\]?\\s{0,4}(?:=>|:=|\\?=|\\+=|=(?!=)|:(?!:))[ \\t]{0,4}`;
+export const ASSIGNED = `[\\w.-]{0,40}(?:\\\\{0,7}["'\`])?\\]?\\s{0,4}(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))[ \\t]{0,4}`;
 
 /**
  * A value between backslash-escaped quotes: JSON written inside a string (`{\\"password\\":\\"…\\"}`
@@ -101,7 +106,7 @@ export const REST_OF_COMMAND = `[^\\r\\n;&|]{0,300}?`;
 
 /**
  * What the gates' keyword scan (redact.ts) saw of the last text: the text lowercased, and where
- * a `key` or `pat` keyword starts in it. The weak-word scan (keyedSecrets.ts) reads the same
+ * a `key`, `pat` or `cred` keyword starts in it. The weak-word scan (keyedSecrets.ts) reads the same
  * text next and would otherwise lowercase and search it again.
  */
 export interface GateScan {

@@ -3,6 +3,7 @@ import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks } from './privateKeyBlocks';
+import { findProseSecrets, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN, TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
@@ -70,6 +71,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...CREDENTIAL_SYNTAX_RULES,
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
+  { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
 ];
 
 export const USER_PATTERN_RULE_ID = 'user-pattern';

@@ -1,5 +1,6 @@
 import { KEYWORD } from './secretPatterns';
 import type { SecretSpan } from './secretRules';
+import { TOKEN_PREFIX } from './truncatedTokens';
 
 /**
  * Whether a value found under a secret-sounding key is a secret. Names of secrets are not
@@ -27,16 +28,19 @@ const METADATA_WORDS = new Set([
   // What handles it.
   'scheme', 'method', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
   'validator', 'provider', 'manager', 'helper', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
-  // Which one it is: `api_key_id`, `token_ids` (but Vault's `secret_id` is a secret, namesMetadata).
+  // Which one it is: `api_key_id`, `token_ids`, .NET's `UserSecretsId` (but Vault's `secret_id` is a secret, namesMetadata).
   'id', 'ids',
 ]);
+const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
 const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase)?|pwd|secrets?|tokens?|auth(?:orization)?|keys?)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 function namesMetadata(key: string): boolean {
   const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
+  // A form's anti-forgery token (`csrf-token`, `authenticity_token`) and a `publicToken` are handed to every visitor.
+  if (words.some((w) => NOT_CREDENTIAL_WORDS.has(w))) return true;
   const first = words.findIndex((w) => SENSITIVE_WORD.test(w));
-  return first >= 0 && words.slice(first + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && /^secrets?$/.test(words[first]!)));
+  return first >= 0 && words.slice(first + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && words[first] === 'secret'));
 }
 
 /** A key whose value is the secret itself. */
@@ -50,18 +54,22 @@ const LOOKUP_QUALIFIERS = new Set([
   'idempotency', 'dedup', 'deduplication', 'lock', 'lookup', 'map', 'object', 'query', 'search', 'index', 'cursor', 'page',
   'continuation', 'etag', 'version', 'i18n', 'translation', 'locale', 'message', 'react', 'list', 'item', 'node', 'route',
   'routing', 'shard', 'group', 'state', 'bucket', 's3', 'file', 'host', 'gpg', 'pgp', 'kid', 'verify', 'verification', 'sequence',
-  'schema', 'registry', 'ref', 'entity', 'resource', 'sentry', 'publishable', 'site',
+  'schema', 'registry', 'ref', 'entity', 'resource', 'sentry', 'publishable', 'site', 'primary',
 ]);
 
+/** The last words of a key name that hold a secret only when its value looks generated (WEAK_KEYWORD). */
+const WEAK_LAST_WORDS = new Set(['key', 'pat', 'creds', 'credentials']);
+
 /**
- * A key whose value is a secret when it looks generated (WEAK_KEYWORD): `key` or `pat` ends its
- * name (digits aside: `key1`), after no word that makes it a lookup (`cacheKey`).
+ * A key whose value is a secret when it looks generated (WEAK_KEYWORD): `key`, `pat` or
+ * `creds` ends its name (digits aside: `key1`), after no word that makes it a lookup
+ * (`cacheKey`); `credentialsId` names one.
  */
 export function holdsGeneratedSecret(key: string): boolean {
   const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
   let last = words.length - 1;
   while (last > 0 && /^[0-9]+$/.test(words[last]!)) last--;
-  if (words[last] !== 'key' && words[last] !== 'pat') return false;
+  if (!WEAK_LAST_WORDS.has(words[last]!)) return false;
   return last === 0 || !LOOKUP_QUALIFIERS.has(words[last - 1]!);
 }
 
@@ -76,16 +84,18 @@ function entropy(value: string): number {
 
 /**
  * A value drawn at random rather than written: 16 characters or more of a key's alphabet
- * (letters, digits, `+/=_.~-`), letters and digits both, and at least 3.3 bits of entropy a
- * character (random base62 has ~3.8 at that length; `user_profile_cache` and `2024-01-01` fail).
+ * (letters, digits, `+/=_.~-`), letters and digits both, at least 3.3 bits of entropy a
+ * character (random base62 has ~3.8 at that length; `user_profile_cache` and `2024-01-01` fail)
+ * and no typed count (`12345678-ABCD-…`: a run of 7 counting up is ~1 in 10^10 drawn).
  */
 export function isHighEntropy(value: string): boolean {
   // Laravel's `APP_KEY=base64:…`: the encoding named before the value.
   value = value.replace(/^(?:base64|hex|b64):/, '');
-  return value.length >= 16 && value.length <= 1000 && /^[A-Za-z0-9+/=_.~-]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.3;
+  return value.length >= 16 && value.length <= 1000 && /^[A-Za-z0-9+/=_.~-]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.3 && !countsUp(value.toLowerCase(), 7);
 }
 
-const PLACEHOLDER_WORDS = /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false)$/i;
+const PLACEHOLDER_WORDS =
+  /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username)$/i;
 
 /**
  * Values that stand for a secret without being one: empty, `${TOKEN}`, `$TOKEN`, `%TOKEN%`,
@@ -96,7 +106,14 @@ export function isPlaceholderValue(value: string): boolean {
   const v = value.trim();
   return (
     v.length === 0 ||
-    /^(?:\$|%|\{\{|<.*>$|\[REDACTED:)/.test(v) ||
+    /^(?:\$|%|\{\{|<.*>$|\[)/.test(v) ||
+    // `<user:password>` read from its `:`, `…]`, a value cut short (`ops_eyJzaWdu...`), AWS's `…EXAMPLE` keys.
+    /(?:[>\]]|\.\.\.?|\[redacted\]|EXAMPLE(?:KEY)?)$/i.test(v.slice(-10)) ||
+    v.includes('####') ||
+    v.includes('****') ||
+    // Said to be fake (`somefakekey`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
+    /fake/i.test(v) ||
+    /(?:xxxx|XXXX)$/.test(v) ||
     /^(?:your|my)[_-]/i.test(v) ||
     /^(.)\1*$/.test(v) ||
     /^x{3,}$/i.test(v.replace(/[-_]/g, '')) ||
@@ -153,11 +170,63 @@ export function looksGenerated(value: string): boolean {
 
 /** `Bearer …`, `Basic …`: the authorization-header rule redacts the credential and keeps the scheme. */
 const SCHEME_AND_CREDENTIAL = /^(?:Bearer|Basic|Token|Digest|bearer|basic|token|digest)\s/;
+/** A tag with an attribute: markup pasted into a value (`"<xsd:element name="`), not a password. */
+const MARKUP = /^<[A-Za-z][\w:.-]{0,60}\s+[\w:.-]{1,60}=/;
+/** A package and its version: `jjwt-jackson-0.11.2` under `io.jsonwebtoken:`, a Maven coordinate. */
+const PACKAGE_VERSION = /^[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-@:]v?[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}$/;
+
+/**
+ * A known token's prefix before a part too short or too plain to have been drawn
+ * (`xoxp-1234567890`, `sk-ant-oat01-tooShort`): the token's shape filled in by hand, which its
+ * own rule leaves (tokenRules.ts). A drawn token's body is high in entropy.
+ */
+function isHandFilledToken(value: string): boolean {
+  const prefix = TOKEN_PREFIX.exec(value);
+  return prefix !== null && prefix.index === 0 && !isHighEntropy(value.slice(prefix[0].length));
+}
 
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {
   if (key && namesMetadata(key)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
+  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret)) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
   return quoted || !isCodeReference(secret, text[end]);
+}
+
+/** Characters in a row that count up, as typed ones do: `123456`, `abcdef`. */
+function countsUp(value: string, run: number): boolean {
+  let length = 1;
+  for (let i = 1; i < value.length; i++) {
+    length = value.charCodeAt(i) === value.charCodeAt(i - 1) + 1 ? length + 1 : 1;
+    if (length >= run) return true;
+  }
+  return false;
+}
+
+/**
+ * A token of a known shape (`glpat-…`, `AKIA…`, `hf_…`) filled in by hand: one character
+ * repeated over much of it (`glpat-XXXXXXXX…`, `glc_1111…`), a short pattern repeated
+ * (`GR1348941` then `123123…`), or a typed count (`12345678-ABCD-…`). gitleaks drops these
+ * by entropy; a drawn token has none of them (a run of 7 counting up is ~1 in 10^10).
+ */
+export function isPlaceholderToken(token: string): boolean {
+  const chars = token.replace(/[^A-Za-z0-9]/g, '');
+  if (chars.length < 10) return false;
+  return mostRepeated(chars) >= chars.length * 0.4 || entropy(chars) < 2.6 || countsUp(chars.toLowerCase(), 7);
+}
+
+function mostRepeated(chars: string): number {
+  const counts = new Map<string, number>();
+  for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
+  return Math.max(...counts.values());
+}
+
+/**
+ * Any found value that is mostly one character, 16 of them or more (`AIzaaaaa…`, `bP88Q~xxxx…`,
+ * a PEM block of `XXXX`): filled in, whatever rule found it. A chosen password is not.
+ */
+export function isFilledIn(value: string): boolean {
+  const chars = value.replace(/[^A-Za-z0-9]/g, '');
+  return chars.length >= 16 && mostRepeated(chars) >= chars.length * 0.6;
 }

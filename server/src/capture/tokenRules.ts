@@ -40,10 +40,17 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   // Deploy, pipeline-trigger, runner, CI-build, OAuth-app, feed and agent tokens.
   {
     id: 'gitlab-token',
-    pattern: token('(?:gldt|glptt|glrt|glcbt|gloas|glsoat|glft|glimt|glagent)-[A-Za-z0-9_-]{20,255}'),
+    // Trigger, OAuth-app, mail and agent tokens have lengths of their own: `glptt-` and 40, `gloas-` and 64, `glimt-` and 25.
+    pattern: token('(?:gldt|glrt|glcbt|glsoat|glft)-[A-Za-z0-9_-]{20,255}|glptt-[A-Za-z0-9_-]{40}|gloas-[A-Za-z0-9_-]{64}|glimt-[A-Za-z0-9_-]{25}|glagent-[A-Za-z0-9_-]{50,1024}'),
     gate: { tokenRun: 25 },
   },
-  { id: 'slack-token', pattern: token('(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{10,255}'), gate: { keywords: ['xox', 'xapp-'] } },
+  {
+    id: 'slack-token',
+    pattern: token('(?:xox[abeoprs]|xapp)-[A-Za-z0-9-]{10,255}'),
+    gate: { keywords: ['xox', 'xapp-'] },
+    // Every Slack token ends in a part with digits and holds letters: `xoxb-my-bot-token`, `xoxp-1234567890` and `…-AccessTokenHere` are placeholders.
+    accept: (secret) => /[0-9]/.test(secret.slice(secret.lastIndexOf('-'))) && /[A-Za-z]/.test(secret.slice(5)),
+  },
   {
     id: 'slack-webhook-url',
     pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/([A-Za-z0-9+/_-]{20,200})/dg,
@@ -105,7 +112,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   { id: 'maxmind-license-key', pattern: token('[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk'), gate: { tokenRun: 40 } },
   {
     id: 'jwt',
-    pattern: token('eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}\\.[A-Za-z0-9_-]{10,}', 'A-Za-z0-9_.-'),
+    // The signature may be missing (an unsigned token, or one cut at its last dot): header and claims are enough.
+    pattern: token('eyJ[A-Za-z0-9_-]{10,}\\.eyJ[A-Za-z0-9_-]{10,}(?:\\.[A-Za-z0-9_-]{10,})?', 'A-Za-z0-9_.-'),
     gate: { keywords: ['eyj'] },
   },
 ];
@@ -123,7 +131,7 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['square-access-token', 'EAAA[A-Za-z0-9_-]{56,100}|sq0atp-[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43,60}'],
   ['facebook-access-token', 'EAA[CM][A-Za-z0-9]{100,400}'],
   ['twitter-bearer-token', 'A{22}[A-Za-z0-9%]{60,140}'],
-  ['gitlab-runner-registration-token', 'GR1348941[A-Za-z0-9_-]{20,40}'],
+  ['gitlab-runner-registration-token', 'GR1348941[A-Za-z0-9_-]{20,50}'],
   ['gitlab-token', 'glffct-[A-Za-z0-9_-]{20,60}'],
   ['grafana-token', 'glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,400}={0,3}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}'],
   ['new-relic-key', 'NR(?:AK|II|JS)-[A-Za-z0-9]{19,32}'],
@@ -162,6 +170,9 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['adobe-client-secret', 'p8e-[A-Za-z0-9]{32}'],
   ['scalingo-api-token', 'tk-us-[A-Za-z0-9_-]{48}'],
   ['cloudflare-origin-ca-key', 'v1\\.0-[a-f0-9]{24}-[a-f0-9]{146}'],
+  // 1Password's account secret key; a DER private key in base64 without its PEM lines (gitleaks' `private-key-non-pem-format`).
+  ['onepassword-secret-key', 'A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}'],
+  ['private-key', 'MII[BCEJ][A-Za-z0-9+/]{60,8000}={0,2}'],
   ['harness-api-key', '(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'],
 ];
 

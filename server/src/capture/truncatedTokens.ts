@@ -1,7 +1,7 @@
 import type { SecretSpan } from './secretRules';
 
 /** The fixed starts of the token shapes in tokenRules.ts, at a word's start. */
-const TOKEN_PREFIX =
+export const TOKEN_PREFIX =
   /(?<![A-Za-z0-9])(?:gh[pousr]_|github_pat_|gl(?:pat|dt|ptt|rt|cbt|oas|soat|ft|imt|agent)-|xox[abeoprs]-|xapp-|[sr]k_(?:live|test|prod)_|whsec_|SG\.|npm_|pypi-|sk-|hf_|do[opr]_v1_|shp(?:at|ca|pa|ss)_|hv[sbr]\.|eyJ|AIza|GOCSPX-|A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|dapi|HRKU-)/;
 const MAX_RUN = 300;
 /** A piece with less of its body than this says too little of the token to matter. */

@@ -1,0 +1,46 @@
+import type { FoundSecret } from './secretRules';
+import { isPlaceholderValue, looksGenerated } from './secretValues';
+
+/**
+ * Secrets told in a sentence rather than assigned, as a prompt or a chat pastes them: `api key
+ * for the weather service: …`, `I changed the root pw to … on all boxes`, `creds for grafana are
+ * admin/…`. A secret's word, up to six words, then `:`, `is`, `are`, `was` or `to`, then one word
+ * that reads as generated (a user and password pair after `creds` or `login`): names, paths and
+ * words stay, as does code (`token: tokenValue` is judged by keyedSecrets.ts).
+ */
+
+/**
+ * The secret's word starts a word (looked behind after its letters: a regex that starts with a
+ * look-behind is tried at every character); `password`, `token` and `secret` need a word or a
+ * verb before the value, since with a bare `:` they are code the keyed rules read.
+ */
+const PROSE =
+  /(?:(api key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+
+/** Words joined by `_`, `-` or `.` with numbers (`v2_migration_2024`, `release-1.4`): written, not drawn. */
+const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/;
+/** A word as written in code or prose: lower, camel, Pascal or upper case. */
+const WORD_SHAPE = /^(?:[a-z]+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)$/;
+const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
+
+export const PROSE_KEYWORDS = ['api key', 'pw', 'cred', 'login', 'pass', 'token', 'secret'];
+
+export function findProseSecrets(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  PROSE.lastIndex = 0;
+  for (let match = PROSE.exec(text); match; match = PROSE.exec(text)) {
+    const [, pairWord, codeWord, words, separator, raw] = match;
+    if (codeWord !== undefined && words === '' && separator === ':') continue;
+    const value = raw!.replace(/[.!?:]+$/, '');
+    let start = match.indices![5]![0];
+    let secret = value;
+    const pair = /^(?:creds|credentials|login)$/i.test(pairWord ?? '') ? USER_AND_PASSWORD.exec(value) : null;
+    if (pair) {
+      start += pair[0].length;
+      secret = value.slice(pair[0].length);
+      if (secret.length < 6 || secret.includes('/') || WORD_SHAPE.test(secret) || isPlaceholderValue(secret)) continue;
+    } else if (value.includes('/') || WRITTEN.test(value) || !looksGenerated(value)) continue;
+    found.push({ start, end: start + secret.length });
+  }
+  return found;
+}
