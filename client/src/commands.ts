@@ -28,6 +28,14 @@ export function registerCommands(context: vscode.ExtensionContext, server: Memor
       if (choice) await client.sendRequest(SetPinRequest.type, { uri, id, pin: before.pin });
     }),
 
+    // From a hover link: accept a rule candidate, as pinning it in the panel does (engram/setPin).
+    vscode.commands.registerCommand(Commands.acceptRule, async (uri: string, id: string) => {
+      const client = needClient();
+      if (!client || typeof id !== 'string') return;
+      const memory = await client.sendRequest(SetPinRequest.type, { uri, id, pin: 'soft' });
+      if (memory) void vscode.window.showInformationMessage(`Engram: accepted "${memory.title}" as a rule; agents are given it from now on.`);
+    }),
+
     vscode.commands.registerCommand(Commands.importHistory, async () => {
       const client = needClient();
       if (client) await importGitHistory(client);

@@ -8,6 +8,8 @@ interface ScopeItem extends vscode.QuickPickItem {
 
 interface StrengthItem extends vscode.QuickPickItem {
   readonly strength: 'hard' | 'soft';
+  /** For the team: also written to the project's team file, `.engram/memories.jsonl` (docs/team.md). */
+  readonly shared: boolean;
 }
 
 function toRange(selection: vscode.Selection) {
@@ -16,7 +18,8 @@ function toRange(selection: vscode.Selection) {
 
 /**
  * "Engram: Pin Selection as Constraint": asks for the rule (prefilled from the selection's
- * comment), the scope and the strength, then stores it. Escape at any step pins nothing.
+ * comment), the scope, the strength and whether it is for the user or the team (default: for
+ * the user), then stores it. Escape at any step pins nothing.
  */
 export async function pinSelection(server: MemoryServer): Promise<void> {
   const editor = vscode.window.activeTextEditor;
@@ -61,16 +64,20 @@ export async function pinSelection(server: MemoryServer): Promise<void> {
     if (glob === undefined) return;
   }
 
+  // For me first: nothing is written into the repository unless the user chooses the team.
   const strengths: StrengthItem[] = [
-    { strength: 'hard', label: '$(lock) Hard', description: 'always shown, always given to agents where it applies, never evicted' },
-    { strength: 'soft', label: '$(pin) Soft', description: 'ranked first, but may be left out of a tight budget' },
+    { strength: 'hard', shared: false, label: '$(lock) Hard', description: 'for me: always shown, always given to agents where it applies, never evicted' },
+    { strength: 'soft', shared: false, label: '$(pin) Soft', description: 'for me: ranked first, but may be left out of a tight budget' },
+    { strength: 'hard', shared: true, label: '$(organization) Hard, for the team', description: 'also written to .engram/memories.jsonl: commit it, and every clone has the rule' },
+    { strength: 'soft', shared: true, label: '$(organization) Soft, for the team', description: 'also written to .engram/memories.jsonl, for every clone' },
   ];
-  const strength = await vscode.window.showQuickPick(strengths, { title: 'Pin as constraint (3/3): strength' });
+  const strength = await vscode.window.showQuickPick(strengths, { title: 'Pin as constraint (3/3): strength, and for whom' });
   if (!strength) return;
 
   try {
-    const memory = await client.sendRequest(PinConstraintRequest.type, { uri, range, rule, scope: scope.scope, glob, strength: strength.strength });
-    void vscode.window.setStatusBarMessage(`$(pin) Engram: pinned "${memory.title}"`, 5000);
+    const memory = await client.sendRequest(PinConstraintRequest.type, { uri, range, rule, scope: scope.scope, glob, strength: strength.strength, shared: strength.shared });
+    const forWhom = strength.shared ? ' for the team (commit .engram/memories.jsonl to share it)' : '';
+    void vscode.window.setStatusBarMessage(`$(pin) Engram: pinned "${memory.title}"${forWhom}`, 5000);
   } catch (error) {
     void vscode.window.showErrorMessage(`Engram could not pin this: ${(error as Error).message}`);
   }

@@ -11,12 +11,14 @@ import { UsageStore } from './store/usageStore';
 import { EditorStateStore } from './store/editorStateStore';
 import { MemoryListStore } from './store/memoryLists';
 import { TimelineStore } from './store/timelineStore';
+import { TeamMemoryStore } from './store/teamMemoryStore';
 import { DeferredIndexes } from './store/deferredIndexes';
 import { HistoryStore } from './store/historyStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
 import { explainStoreError, storePlace } from './store/storeProblem';
 import { integrityProblems } from './store/integrity';
 import { SalvageReader } from './store/salvageReader';
+import { RedactionSweep } from './store/redactionSweep';
 import type { RecallWeights } from './recall/weights';
 import type { CapacitySettings } from './capacity/settings';
 
@@ -42,6 +44,8 @@ export interface Project {
   readonly lists: MemoryListStore;
   /** Pages of the memory timeline, compaction points and agent sessions, for the memory panel and timeline views. */
   readonly timeline: TimelineStore;
+  /** Memories shared through the team file, and those received from it (docs/team.md). */
+  readonly team: TeamMemoryStore;
   /** Indexes a bulk load builds after its rows (an import into an empty store). */
   readonly deferredIndexes: DeferredIndexes;
   /** Which commits of the git history were imported, and the answer to the offer to import them. */
@@ -56,6 +60,8 @@ export interface Project {
   readonly captureSettings: EngramConfig['capture'];
   /** Built-in secret rules plus the user's patterns: applied to everything stored. */
   readonly redactor: Redactor;
+  /** Re-redacts what was stored before the rules changed (store/redactionSweep.ts): the CLI and the memory server run it. */
+  readonly redactionSweep: RedactionSweep;
   /** Problems the user must hear about from opening it (a corrupt file moved aside, a bad config). */
   readonly notices: readonly string[];
   /** What happened as it should, for the log (a backup before a migration). */
@@ -96,11 +102,14 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     // A locked, read-only, full or misplaced store: one line that says what to do (store/storeProblem.ts).
     throw explainStoreError(error, storePlace(databaseFile, env));
   }
-  const { db, file, notices, infos } = opened;
+  const { db, file, notices, infos, backup } = opened;
+  const store = new MemoryStore(db, redactor, { resident: options.resident });
+  const redactionSweep = new RedactionSweep(db, file, redactor, store);
+  if (backup) redactionSweep.adoptBackup(backup);
   return {
     root,
     databaseFile: file,
-    store: new MemoryStore(db, redactor, { resident: options.resident }),
+    store,
     snapshots: new SnapshotStore(db),
     sessions: new SessionStore(db, redactor),
     ingestOffsets: new IngestOffsetStore(db, redactor),
@@ -110,9 +119,11 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     editorState: new EditorStateStore(db, redactor),
     lists: new MemoryListStore(db),
     timeline: new TimelineStore(db),
+    team: new TeamMemoryStore(db),
     deferredIndexes: new DeferredIndexes(db),
     history: new HistoryStore(db),
     redactor,
+    redactionSweep,
     recallWeights: config.recall.weights,
     capacity: config.capacity,
     hookSettings: config.hooks,

@@ -161,6 +161,8 @@ export interface PinConstraintParams extends PinSuggestionParams {
   readonly glob?: string;
   readonly strength: 'hard' | 'soft';
   readonly why?: string;
+  /** "For the team": written to the project's team file, `.engram/memories.jsonl` (docs/team.md). Default: for me. */
+  readonly shared?: boolean;
 }
 
 /** Client → server: "Engram: Pin Selection as Constraint". */
@@ -332,6 +334,8 @@ export const Commands = {
   disconnectClaude: 'engram.disconnectClaude',
   showInjections: 'engram.showInjections',
   unpin: 'engram.unpin',
+  /** `(uri, id)`: a person accepts a rule candidate, which pins it (engram/setPin): agents are given it from then on. */
+  acceptRule: 'engram.acceptRule',
   importHistory: 'engram.importHistory',
   showStats: 'engram.showStats',
   restartServer: 'engram.restartServer',

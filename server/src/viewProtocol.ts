@@ -19,6 +19,10 @@ export interface ViewMemory extends MemorySummary {
   readonly change: { readonly added: number; readonly removed: number } | null;
   /** Where it applies, as a phrase: "lines 5–13 of src/db.ts", "src/db.ts › findCustomer", "the whole project". */
   readonly place: string;
+  /** A rule extracted from a transcript that no agent is given until a person accepts it (memory/ruleCandidate.ts). */
+  readonly candidate: boolean;
+  /** Shared with the team through the project's team file (docs/team.md); absent when not. */
+  readonly team?: boolean;
 }
 
 /** An agent session in a list: enough for a heading ("Claude Code · Fix the pool · 10:04"). */
@@ -114,6 +118,8 @@ export interface TimelineFilter {
   readonly sessionId?: string;
   /** Only pinned memories (soft or hard). */
   readonly pinned?: boolean;
+  /** Only memories shared with the team (docs/team.md). */
+  readonly team?: boolean;
   /** Default: active and archived (TIMELINE_STATUSES). */
   readonly statuses?: readonly MemoryStatus[];
 }
@@ -211,7 +217,10 @@ export type MemoryAction =
   | { readonly type: 'archive' }
   | { readonly type: 'edit'; readonly title: string; readonly body?: string; readonly why?: string | null }
   /** "Copy as context": returns the text hooks would give an agent, and counts as acting on it. */
-  | { readonly type: 'copy' };
+  | { readonly type: 'copy' }
+  /** Into the project's team file, or out of it (the memory stays the user's own). */
+  | { readonly type: 'share' }
+  | { readonly type: 'unshare' };
 
 export interface MemoryActionResult {
   /** The memory after the action; null when no memory has that id. */

@@ -17,6 +17,7 @@ export const timelineFilterSchema = z.object({
   sources: z.array(z.enum(MEMORY_SOURCES)).optional(),
   sessionId: z.string().max(200).optional(),
   pinned: z.boolean().optional(),
+  team: z.boolean().optional(),
   statuses: z.array(z.enum(MEMORY_STATUSES)).optional(),
 });
 

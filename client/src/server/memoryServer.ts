@@ -184,7 +184,7 @@ export class MemoryServer implements vscode.Disposable {
         },
       },
       // Hover links may run these commands, and only these.
-      markdown: { isTrusted: { enabledCommands: [Commands.showMemories, Commands.unpin] }, supportHtml: false },
+      markdown: { isTrusted: { enabledCommands: [Commands.showMemories, Commands.unpin, Commands.acceptRule] }, supportHtml: false },
     };
     return new LanguageClient('engram', 'Engram Memory Server', serverOptions, clientOptions);
   }

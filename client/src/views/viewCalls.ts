@@ -35,6 +35,8 @@ const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']
       z.object({ type: z.literal('restore') }),
       z.object({ type: z.literal('archive') }),
       z.object({ type: z.literal('edit'), title: z.string().max(1000), body: z.string().max(1_000_000).optional(), why: z.string().max(10_000).nullable().optional() }),
+      z.object({ type: z.literal('share') }),
+      z.object({ type: z.literal('unshare') }),
     ]),
   }),
   copy: memoryRef,

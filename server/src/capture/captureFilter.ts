@@ -35,6 +35,8 @@ export const DEFAULT_EXCLUDES: readonly string[] = [
   '**/*.min.js',
   '**/*.min.css',
   '**/*.map',
+  // Engram's own team memory (team/teamFile.ts): read as memories, never recorded as a change.
+  '**/.engram/**',
 ];
 
 export type ExclusionReason =

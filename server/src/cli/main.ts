@@ -13,6 +13,7 @@ import { purgeCommand } from './commands/purge';
 import { recallCommand } from './commands/recall';
 import { rememberCommand } from './commands/remember';
 import { statsCommand } from './commands/stats';
+import { shareCommand, teamCommand, unshareCommand } from './commands/team';
 import { dispatch } from './dispatch';
 import { runCommand } from './runCommand';
 
@@ -23,6 +24,9 @@ export const COMMANDS: readonly Command[] = [
   recallCommand,
   pinCommandSpec,
   unpinCommandSpec,
+  shareCommand,
+  unshareCommand,
+  teamCommand,
   forgetCommand,
   restoreCommand,
   archiveCommand,

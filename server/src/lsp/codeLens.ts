@@ -2,6 +2,8 @@ import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { governingConstraints } from '../constraints/governing';
+import { isRuleCandidate } from '../memory/ruleCandidate';
+import { isShared } from '../team/teamMark';
 import { editorMemoryCache } from './editorMemoryCache';
 import { Commands } from '../protocol';
 import type { DocumentDeclarations } from './documentDeclarations';
@@ -23,8 +25,14 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function counts(constraints: number, memories: number): string {
-  return [constraints ? plural(constraints, 'constraint') : '', memories ? plural(memories, 'memory').replace('memorys', 'memories') : ''].filter(Boolean).join(' · ');
+function counts(constraints: number, memories: number, candidates = 0): string {
+  return [
+    constraints ? plural(constraints, 'constraint') : '',
+    memories ? plural(memories, 'memory').replace('memorys', 'memories') : '',
+    candidates ? `${plural(candidates, 'rule candidate')} to review` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** `from` says in the panel where the memories came from ("Showing 2 memories from the CodeLens on findCustomer"). */
@@ -43,11 +51,15 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   if (!file) return [];
   const store = file.project.store;
   const cache = editorMemoryCache(store);
-  const constraints = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
+  const governing = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
+  // Candidates are not rules until a person accepts them: counted apart at the top, never shown as a rule.
+  const constraints = governing.filter((c) => !isRuleCandidate(c));
+  const candidates = governing.filter(isRuleCandidate);
   const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES, SYMBOL_MEMORIES));
-  if (!constraints.length && !memories.total) return [];
+  if (!governing.length && !memories.total) return [];
+  const ids = [...constraints, ...candidates].map((c) => c.id);
   const lenses: CodeLens[] = [
-    lens(0, `Engram: ${counts(constraints.length, memories.total)}`, uri, [...constraints.map((c) => c.id), ...memories.recentIds], 'the CodeLens at the top of the file'),
+    lens(0, `Engram: ${counts(constraints.length, memories.total, candidates.length)}`, uri, [...ids, ...memories.recentIds], 'the CodeLens at the top of the file'),
   ];
 
   const live = deps.anchors.liveAnchors(uri);
@@ -56,7 +68,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
     const current = live?.get(c.id);
     const stale = current ? current.stale : c.anchor.stale;
     const line = stale ? 0 : current ? current.span.start : c.anchor.range.startLine;
-    const label = stale ? 'stale constraint (its code is gone)' : c.pin === 'none' ? 'constraint' : `${c.pin} constraint`;
+    const label = `${stale ? 'stale constraint (its code is gone)' : c.pin === 'none' ? 'constraint' : `${c.pin} constraint`}${isShared(c) ? ' · team' : ''}`;
     lenses.push(lens(line, `$(pin) ${label}: ${c.title}`, uri, [c.id], stale ? 'the CodeLens of a stale constraint' : 'the CodeLens above the pinned code'));
   }
 

@@ -1,5 +1,7 @@
 import { describeAge } from '../memory/age';
+import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory } from '../memory/types';
+import { isFromTeamFile, isShared } from '../team/teamMark';
 
 function scopeOf(constraint: Memory): string {
   if (constraint.anchor) {
@@ -11,13 +13,20 @@ function scopeOf(constraint: Memory): string {
   return constraint.files.join(', ') || 'whole project';
 }
 
-/** Hover Markdown for one constraint: rule, scope, pin, age, origin. */
+/** What a hover calls a rule that was extracted, not pinned: agents are not given it (memory/ruleCandidate.ts). */
+export const CANDIDATE_LABEL = 'rule candidate — not given to agents until you accept it';
+
+/** Hover Markdown for one constraint: rule (or candidate), scope, pin, age, origin. */
 export function constraintMarkdown(constraint: Memory, now: number = Date.now()): string {
-  const pin = constraint.pin === 'none' ? 'constraint' : `${constraint.pin}-pinned constraint`;
-  const lines = [`**Engram · ${pin}** — ${escapeMarkdown(constraint.title)}`];
+  const candidate = isRuleCandidate(constraint);
+  const pin = candidate ? CANDIDATE_LABEL : constraint.pin === 'none' ? 'constraint' : `${constraint.pin}-pinned constraint`;
+  // "team": in the project's team file, for every clone (docs/team.md).
+  const team = isShared(constraint) ? ' · team' : '';
+  const lines = [`**Engram · ${pin}${team}** — ${escapeMarkdown(constraint.title)}`];
   if (constraint.body && constraint.body !== constraint.title) lines.push('', escapeMarkdown(constraint.body));
   if (constraint.why) lines.push('', `_Why:_ ${escapeMarkdown(constraint.why)}`);
-  lines.push('', `_${escapeMarkdown(scopeOf(constraint))} · pinned ${describeAge(constraint.createdAt, now)} · from ${constraint.source}_`);
+  const when = `${candidate ? 'extracted' : 'pinned'} ${describeAge(constraint.createdAt, now)}`;
+  lines.push('', `_${escapeMarkdown(scopeOf(constraint))} · ${when} · from ${isFromTeamFile(constraint) ? 'the team' : constraint.source}_`);
   return lines.join('\n');
 }
 

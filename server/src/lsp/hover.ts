@@ -5,6 +5,7 @@ import type { AnchorKeeper } from '../anchors/anchorKeeper';
 import { governingConstraints } from '../constraints/governing';
 import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
+import { isRuleCandidate } from '../memory/ruleCandidate';
 import { Commands } from '../protocol';
 import { editorMemoryCache } from './editorMemoryCache';
 import { describeAge } from '../memory/age';
@@ -60,6 +61,8 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
   const sections: string[] = [];
   for (const constraint of governing) {
     const actions = [commandLink('Open in panel', Commands.showMemories, [uri, [constraint.id], `the hover on line ${line + 1}`])];
+    // Accepting pins it, as the panel's Accept and `engram pin` do (constraints/acceptRule.ts).
+    if (isRuleCandidate(constraint)) actions.unshift(commandLink('Accept as a rule', Commands.acceptRule, [uri, constraint.id]));
     if (constraint.pin !== 'none') actions.push(commandLink('Unpin', Commands.unpin, [uri, constraint.id]));
     sections.push(`${constraintMarkdown(constraint, now)}\n\n${actions.join(' · ')}`);
   }

@@ -5,6 +5,7 @@ import { PinError, pinConstraint } from '../constraints/pinConstraint';
 import { suggestRule } from '../constraints/suggestRule';
 import { MEMORY_KINDS, PIN_LEVELS } from '../memory/types';
 import type { Project } from '../project';
+import { publishIfShared, shareMemory, TeamFileError } from '../team/shareMemory';
 import {
   PIN_SCOPES,
   PinConstraintRequest,
@@ -41,6 +42,7 @@ const pinParams = suggestionParams.extend({
   glob: z.string().max(1000).optional(),
   strength: z.enum(['hard', 'soft']),
   why: z.string().max(10_000).optional(),
+  shared: z.boolean().optional(),
 });
 const setPinParams = z.object({ uri: z.string(), id: z.string(), pin: z.enum(PIN_LEVELS) });
 
@@ -123,10 +125,13 @@ export function registerMemoryRequests(connection: Connection, deps: CodeLensDep
       });
       deps.anchors.track(params.uri, memory);
       file.project.usage.acted(memory.id);
+      // Pinned for the user either way; "for the team" also writes it to the team file.
+      const shared = params.shared ? shareMemory(file.project, memory.id).memory : memory;
       onChanged();
-      return summarize(memory);
+      return summarize(shared);
     } catch (error) {
       if (error instanceof PinError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
+      if (error instanceof TeamFileError) throw new ResponseError(ErrorCodes.InvalidRequest, `Pinned for you, not shared: ${error.message}`);
       throw error;
     }
   });
@@ -138,6 +143,12 @@ export function registerMemoryRequests(connection: Connection, deps: CodeLensDep
     if (!memory) return null;
     file.project.usage.acted(memory.id);
     onChanged();
+    try {
+      publishIfShared(file.project, memory.id);
+    } catch (error) {
+      if (error instanceof TeamFileError) throw new ResponseError(ErrorCodes.InvalidRequest, `Changed for you, not in the team file: ${error.message}`);
+      throw error;
+    }
     return summarize(memory);
   });
 }

@@ -19,8 +19,10 @@ import { openMailbox, type MailboxListener } from '../mailbox/mailboxServer';
 import { mailboxCommands } from './mailboxCommands';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { keepTextIndexesBuilt } from './textIndexUpkeep';
+import { keepRedactionCurrent } from './redactionSweepUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
 import { HistoryFollower } from './historyFollower';
+import { TeamFollower } from './teamFollower';
 import { redactConsole } from './redactedConsole';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
@@ -83,6 +85,7 @@ export function runLanguageServer(): Connection {
   let capture: ChangeCapture | undefined;
   let transcripts: TranscriptFollower | undefined;
   let history: HistoryFollower | undefined;
+  let team: TeamFollower | undefined;
   let mailboxFolder: string | null = null;
   let mailbox: MailboxListener | undefined;
   let lastStatus = '';
@@ -134,7 +137,7 @@ export function runLanguageServer(): Connection {
     if (problems.length) {
       return { health: 'error', message: problems.map((p) => p.message).join(' '), memoryCount, agentSession };
     }
-    const notices = open.flatMap((p) => p.notices);
+    const notices = [...open.flatMap((p) => p.notices), ...(team?.problemMessages() ?? [])];
     if (notices.length) return { health: 'warning', message: notices.join(' '), memoryCount, agentSession };
     const where = open.length === 1 ? ` in ${open[0]!.root}` : open.length ? ` in ${open.length} projects` : '';
     return { health: 'ok', message: `Memory server running: ${memoryCount} memories${where}.`, memoryCount, agentSession };
@@ -166,6 +169,7 @@ export function runLanguageServer(): Connection {
     capture = new ChangeCapture(connection, documents, projects, settings, onRecorded, (project, path, text) => anchors.changedOnDisk(project, path, text));
     transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
     history = new HistoryFollower(connection, projects, onRecorded);
+    team = new TeamFollower(connection, projects, onRecorded);
     return {
       capabilities: {
         // Saves come without text: the server already has it through incremental sync.
@@ -184,11 +188,13 @@ export function runLanguageServer(): Connection {
     capture?.syncWithDisk();
     transcripts?.start();
     history?.start();
+    team?.start();
     keepWithinCapacity();
     // Not while a history import writes to a project: it recounts at its end, and the index is built after it.
     const notImporting = () => projects.openProjects().filter((project) => !history?.importing(project));
     keepTermStatsCurrent(connection, notImporting);
     keepTextIndexesBuilt(connection, notImporting);
+    keepRedactionCurrent(connection, notImporting);
     if (mailboxFolder) {
       try {
         mailbox = openMailbox(mailboxFolder, mailboxCommands(projects), connection.console);
@@ -273,6 +279,7 @@ export function runLanguageServer(): Connection {
   connection.onShutdown(async () => {
     mailbox?.close();
     transcripts?.stop();
+    team?.stop();
     // Before the projects close: a history import thread writes to them.
     await history?.stop();
     projects.closeAll();

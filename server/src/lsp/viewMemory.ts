@@ -1,6 +1,8 @@
 import { globOf } from '../constraints/scope';
 import { placeOf } from '../memory/place';
+import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory } from '../memory/types';
+import { isShared } from '../team/teamMark';
 import { summarize } from '../protocol';
 import type { ViewMemory } from '../viewProtocol';
 
@@ -25,5 +27,7 @@ export function viewMemory(memory: Memory, bodyMax: number | null = LIST_BODY_MA
     glob: globOf(memory),
     change: changeOf(memory),
     place: placeOf(memory),
+    candidate: isRuleCandidate(memory),
+    team: isShared(memory),
   };
 }

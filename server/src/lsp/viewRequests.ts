@@ -9,6 +9,8 @@ import { setPinByPerson } from '../constraints/acceptRule';
 import { governingConstraints } from '../constraints/governing';
 import { PIN_LEVELS, type Memory } from '../memory/types';
 import type { Project } from '../project';
+import { publishIfShared, shareMemory, TeamFileError, unshareMemory } from '../team/shareMemory';
+import { isShared } from '../team/teamMark';
 import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import { itemText } from '../recall/contextItem';
@@ -68,6 +70,8 @@ const memoryAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('archive') }),
   z.object({ type: z.literal('edit'), title: z.string().max(1000), body: z.string().max(1_000_000).optional(), why: z.string().max(10_000).nullable().optional() }),
   z.object({ type: z.literal('copy') }),
+  z.object({ type: z.literal('share') }),
+  z.object({ type: z.literal('unshare') }),
 ]);
 const actionParams = memoryRef.extend({ action: memoryAction });
 const locateParams = z.object({ projectRoot, path: z.string().min(1).max(4096), symbol: z.string().min(1).max(1000) });
@@ -101,6 +105,7 @@ function matchesFilter(memory: Memory, filter: TimelineFilter, statuses: readonl
     (!filter.sources?.length || filter.sources.includes(memory.source)) &&
     (!filter.sessionId || memory.sessionId === filter.sessionId) &&
     (!filter.pinned || memory.pin !== 'none') &&
+    (!filter.team || isShared(memory)) &&
     (!filterPath || memory.files.some((f) => under(f, filterPath)) || (memory.anchor !== null && under(memory.anchor.path, filterPath))) &&
     (!filter.symbol || memory.symbols.some((s) => s === filter.symbol || s.startsWith(`${filter.symbol}.`)))
   );
@@ -108,7 +113,7 @@ function matchesFilter(memory: Memory, filter: TimelineFilter, statuses: readonl
 
 /** Compaction points belong in the timeline unless the filter asks about memories' own properties. */
 function showsCompactions(filter: TimelineFilter, statuses: readonly string[]): boolean {
-  return !filter.kinds?.length && !filter.path && !filter.symbol && !filter.sources?.length && !filter.pinned && statuses.includes('active');
+  return !filter.kinds?.length && !filter.path && !filter.symbol && !filter.sources?.length && !filter.pinned && !filter.team && statuses.includes('active');
 }
 
 /**
@@ -221,6 +226,7 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
       symbol: filter.symbol?.trim() || undefined,
       sessionId: filter.sessionId,
       pinnedOnly: filter.pinned,
+      teamOnly: filter.team,
       before: params.cursor,
       limit: params.limit,
     });
@@ -283,6 +289,8 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
           if (memory.pin === action.pin) return done(false);
           setPinByPerson(project, memory.id, action.pin);
           project.usage.acted(memory.id);
+          // A shared memory's pin is the team's: the file gets it, for review with the code.
+          publishIfShared(project, memory.id);
           return done(true);
         }
         case 'forget':
@@ -302,14 +310,21 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
           if (title === memory.title && body === memory.body && why === memory.why) return done(false);
           project.store.update({ ...memory, title, body, why, updatedAt: Date.now() });
           project.usage.acted(memory.id);
+          publishIfShared(project, memory.id);
           return done(true);
         }
         case 'copy':
           project.usage.acted(memory.id);
           return done(false, { text: itemText(memory) });
+        case 'share':
+          if (isShared(memory)) return done(false);
+          shareMemory(project, memory.id);
+          return done(true);
+        case 'unshare':
+          return done(unshareMemory(project, memory.id) !== null);
       }
     } catch (error) {
-      if (error instanceof LifecycleRefusal || error instanceof UnknownMemoryError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
+      if (error instanceof LifecycleRefusal || error instanceof UnknownMemoryError || error instanceof TeamFileError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
       throw error;
     }
   });

@@ -25,6 +25,8 @@ export interface OpenedDatabase {
   readonly notices: readonly string[];
   /** What happened as it should, for the log: a backup taken before a migration. */
   readonly infos: readonly string[];
+  /** The copy taken before a migration at this open, if one was. */
+  readonly backup: string | null;
 }
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -82,10 +84,20 @@ export function moveAside(file: string): string {
   return aside;
 }
 
-function migrate(db: SqliteDatabase, file: string, from: number, migrations: readonly Migration[], infos: string[]): void {
+/**
+ * A copy of the database as it is now, beside it (`<file>.backup-v<schema>-<time>`), taken
+ * before anything rewrites it (a migration, a redaction sweep); returns its path.
+ */
+export function backUpDatabase(db: SqliteDatabase, file: string): string {
+  const backup = `${file}.backup-v${db.pragma('user_version', { simple: true }) as number}-${timestamp()}`;
+  db.prepare('VACUUM INTO ?').run(backup);
+  return backup;
+}
+
+function migrate(db: SqliteDatabase, file: string, from: number, migrations: readonly Migration[], infos: string[]): string | null {
+  let backup: string | null = null;
   if (from > 0) {
-    const backup = `${file}.backup-v${from}-${timestamp()}`;
-    db.prepare('VACUUM INTO ?').run(backup);
+    backup = backUpDatabase(db, file);
     infos.push(`Backed up ${file} to ${backup} before migrating from schema ${from} to ${migrations.length}.`);
   }
   const apply = db.transaction(() => {
@@ -98,6 +110,7 @@ function migrate(db: SqliteDatabase, file: string, from: number, migrations: rea
     }
   });
   apply.immediate();
+  return backup;
 }
 
 /**
@@ -122,13 +135,14 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     db.close();
     throw new SchemaTooNewError(file, version, migrations.length);
   }
+  let backup: string | null = null;
   if (version < migrations.length) {
     try {
-      migrate(db, file, version, migrations, infos);
+      backup = migrate(db, file, version, migrations, infos);
     } catch (error) {
       db.close();
       throw error;
     }
   }
-  return { db, file, notices, infos };
+  return { db, file, notices, infos, backup };
 }

@@ -28,7 +28,7 @@ export function readMemoryOf(prepared: PreparedMemory): Memory {
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Whether Redactor.memory changed anything (most memories hold no secret: their text is kept as is). */
-function redactionChanged(read: Memory, stored: Memory): boolean {
+export function redactionChanged(read: Memory, stored: Memory): boolean {
   if (read.title !== stored.title || read.body !== stored.body || read.why !== stored.why) return true;
   if (!sameList(read.files, stored.files) || !sameList(read.symbols, stored.symbols)) return true;
   if (read.anchor && stored.anchor) {

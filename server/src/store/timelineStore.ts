@@ -13,6 +13,8 @@ export interface TimelineQuery {
   readonly symbol?: string;
   readonly sessionId?: string;
   readonly pinnedOnly?: boolean;
+  /** Only memories shared through the team file (team/teamMark.ts). */
+  readonly teamOnly?: boolean;
   /** Keyset cursor: only rows strictly below (updatedAt, rowid), in the timeline's order. */
   readonly before?: { readonly updatedAt: number; readonly rowid: number } | null;
   readonly limit: number;
@@ -81,6 +83,7 @@ function prepare(db: SqliteDatabase): Statements {
         AND (@sources IS NULL OR m.source IN (SELECT value FROM json_each(@sources)))
         AND (@sessionId IS NULL OR m.session_id = @sessionId)
         AND (@pinnedOnly = 0 OR m.pin != 'none')
+        AND (@teamOnly = 0 OR (json_extract(m.meta, '$.team.id') IS NOT NULL AND json_extract(m.meta, '$.team.gone') IS NULL))
         AND (@path IS NULL
           OR EXISTS (SELECT 1 FROM memory_files f WHERE f.memory_rowid = m.rowid AND ${under('f.path', '@path', '@pathPrefix')})
           OR EXISTS (SELECT 1 FROM anchors a WHERE a.memory_rowid = m.rowid AND ${under('a.path', '@path', '@pathPrefix')}))
@@ -156,6 +159,7 @@ export class TimelineStore {
       sources: list(query.sources),
       sessionId: query.sessionId ?? null,
       pinnedOnly: query.pinnedOnly ? 1 : 0,
+      teamOnly: query.teamOnly ? 1 : 0,
       path: query.path ?? null,
       pathPrefix: query.path ? `${query.path.replace(/\/+$/, '')}/` : null,
       symbol: query.symbol ?? null,

@@ -1,5 +1,7 @@
 import type { MemoryAction, ViewMemory } from '../../../server/src/viewProtocol';
 import type { ViewChannel } from './channel';
+import { candidateBadge, candidateNotice } from './candidateNotice';
+import { teamBadge } from './teamBadge';
 import { h } from './dom';
 import { age, dateTime, KIND_LABELS, SOURCE_LABELS } from './format';
 import { icon } from './icons';
@@ -195,7 +197,9 @@ function actions(memory: ViewMemory, options: CardOptions, host: CardHost): HTML
   const items: HTMLElement[] = [];
   const key = (name: string) => `${memory.id}:${name}`;
   if (memory.status === 'active') {
-    if (memory.pin === 'none') {
+    if (memory.candidate) {
+      // Its Accept is in the card's candidate notice.
+    } else if (memory.pin === 'none') {
       items.push(button('Pin', key('pin'), () => void act(memory, projectRoot, { type: 'pin', pin: 'soft' }, host), { title: 'Soft pin: ranked first' }));
       items.push(button('Pin hard', key('pin-hard'), () => void act(memory, projectRoot, { type: 'pin', pin: 'hard' }, host), { title: 'Always given to agents where it applies' }));
     } else {
@@ -203,6 +207,12 @@ function actions(memory: ViewMemory, options: CardOptions, host: CardHost): HTML
       items.push(button('Unpin', key('pin'), () => void act(memory, projectRoot, { type: 'pin', pin: 'none' }, host)));
     }
     items.push(button('Edit', key('edit'), () => void startEditing(memory, projectRoot, host)));
+    // Sharing writes the project's team file; the user commits it (docs/team.md).
+    items.push(
+      memory.team
+        ? button('Unshare', key('share'), () => void act(memory, projectRoot, { type: 'unshare' }, host), { title: 'Take it out of .engram/memories.jsonl; it stays yours' })
+        : button('Share', key('share'), () => void act(memory, projectRoot, { type: 'share' }, host), { title: 'Write it to .engram/memories.jsonl for the team (commit it)' }),
+    );
   }
   if (memory.kind === 'diff' && memory.files.length) {
     items.push(button('Open diff', key('diff'), () => host.channel.call('diff', { projectRoot, id: memory.id }).catch((error: Error) => host.report(`Cannot show the diff: ${error.message}`, 'error'))));
@@ -230,7 +240,9 @@ export function memoryCard(memory: ViewMemory, options: CardOptions, host: CardH
   const badges = [
     options.constraint?.atCursor ? h('span', { class: 'badge here', title: 'Governs the line the cursor is on' }, 'at cursor') : null,
     options.constraint?.stale || memory.anchor?.stale ? h('span', { class: 'badge stale', title: 'The code it was pinned to is gone: re-pin it or forget it' }, 'stale') : null,
+    candidateBadge(memory),
     pinBadge(memory),
+    memory.team ? teamBadge() : null,
     memory.status !== 'active' ? h('span', { class: `badge status-${memory.status}` }, memory.status) : null,
   ];
   const kindIcon = h('span', { class: `${KIND_ICON_CLASS} kind-${memory.kind}` }, icon(memory.kind, KIND_LABELS[memory.kind]));
@@ -254,10 +266,16 @@ export function memoryCard(memory: ViewMemory, options: CardOptions, host: CardH
     session,
   );
   const editing = host.ui.editing?.id === memory.id;
+  // Accepting is pinning (engram/setPin → constraints/acceptRule.ts), as anywhere else.
+  const accept = button('Accept', `${memory.id}:pin`, () => void act(memory, options.projectRoot, { type: 'pin', pin: 'soft' }, host), {
+    appearance: 'primary',
+    title: 'Make it a rule agents are given (a soft pin)',
+  });
   return h(
     'article',
     { class: `memory-card kind-${memory.kind}${memory.status !== 'active' ? ' inactive' : ''}`, 'data-memory-id': memory.id, 'aria-label': `${KIND_LABELS[memory.kind]}: ${memory.title}` },
     header,
+    memory.status === 'active' ? candidateNotice(memory, accept) : null,
     editing ? editForm(memory, options, host) : null,
     editing ? null : why,
     editing ? null : body,

@@ -12,7 +12,7 @@ const TYPING_PAUSE_MS = 400;
 export function activeFilterCount(filter: TimelineFilter): number {
   const statuses = filter.statuses ?? DEFAULT_STATUSES;
   const defaultStatuses = statuses.length === DEFAULT_STATUSES.length && DEFAULT_STATUSES.every((s) => statuses.includes(s));
-  return [filter.kinds?.length, filter.sources?.length, filter.path, filter.symbol, filter.sessionId, filter.pinned, !defaultStatuses].filter(Boolean).length;
+  return [filter.kinds?.length, filter.sources?.length, filter.path, filter.symbol, filter.sessionId, filter.pinned, filter.team, !defaultStatuses].filter(Boolean).length;
 }
 
 export interface FilterForm {
@@ -57,6 +57,8 @@ export function filterForm(filter: TimelineFilter, onChange: (filter: TimelineFi
   };
   const pinned = h(Tags.checkbox, { 'data-focus': 'filter:pinned', checked: !!filter.pinned }, 'Pinned only');
   pinned.addEventListener('change', () => update({ pinned: isChecked(pinned) || undefined }));
+  const team = h(Tags.checkbox, { 'data-focus': 'filter:team', checked: !!filter.team }, 'Team only');
+  team.addEventListener('change', () => update({ team: isChecked(team) || undefined }));
   const session = h(Tags.dropdown, { 'data-focus': 'filter:session', 'aria-label': 'Agent session' });
   session.addEventListener('change', () => update({ sessionId: valueOf(session) || undefined }));
   const sessionField = h('label', { class: 'filter-field' }, h('span', {}, 'Agent session'), session);
@@ -74,6 +76,7 @@ export function filterForm(filter: TimelineFilter, onChange: (filter: TimelineFi
       textFilter('Symbol', 'Pool.acquire', filter.symbol, (symbol) => update({ symbol })),
       sessionField,
       pinned,
+      team,
     ),
   );
 

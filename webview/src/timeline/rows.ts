@@ -1,4 +1,6 @@
 import type { SessionInfo, TimelineEntry, ViewMemory } from '../../../server/src/viewProtocol';
+import { candidateBadge } from '../shared/candidateNotice';
+import { teamBadge } from '../shared/teamBadge';
 import { h } from '../shared/dom';
 import { dayHeading, dayKey, KIND_LABELS, plural, sessionLabel, SOURCE_LABELS, time } from '../shared/format';
 import { icon } from '../shared/icons';
@@ -58,7 +60,10 @@ export function groupRows(entries: readonly TimelineEntry[], sessions: ReadonlyM
 
 function badges(memory: ViewMemory): HTMLElement[] {
   const out: HTMLElement[] = [];
+  const candidate = candidateBadge(memory);
+  if (candidate) out.push(candidate);
   if (memory.pin !== 'none') out.push(h('span', { class: `badge pin-${memory.pin}` }, icon('pin'), `${memory.pin} pin`));
+  if (memory.team) out.push(teamBadge());
   if (memory.anchor?.stale) out.push(h('span', { class: 'badge stale' }, 'stale'));
   if (memory.status !== 'active') out.push(h('span', { class: `badge status-${memory.status}` }, memory.status));
   return out;

@@ -3,9 +3,10 @@ import { hookLogFile } from '../../hooks/hookLog';
 import { findNativeBinding, probeSqlite } from '../../store/nativeBinding';
 import type { Project } from '../../project';
 import type { Command } from '../command';
-import { projectOptionSpec, withProject } from '../projectOption';
+import { projectOptionSpec, sweepRedactions, withProject } from '../projectOption';
 import { explainStoreError, storePlace } from '../../store/storeProblem';
 import { repairProject } from './doctorRepair';
+import { teamFileReport } from './team';
 import { describeRuntimeOrigin, runtimeOriginOf } from '../../runtime/runtimeOrigin';
 import { canLoadSqlite, MIN_NODE_VERSION } from '../../runtime/runtimeRequirement';
 
@@ -76,8 +77,26 @@ function checkDatabase(project: Project, env: NodeJS.ProcessEnv): Check[] {
       : { name: 'indexes', ok: true, detail: '' };
   });
   if (!deferred.ok || deferred.detail) checks.push(deferred);
+  checks.push(guarded('redaction', project, env, () => checkRedaction(project)));
   for (const notice of project.notices) checks.push({ name: 'notice', ok: true, detail: notice });
   return checks;
+}
+
+/** Whether stored texts wait for a sweep by newer redaction rules (store/redactionSweep.ts): a warning, as secrets may be stored. */
+function checkRedaction(project: Project): Check {
+  const status = project.redactionSweep.status();
+  if (!status.pending) return { name: 'redaction', ok: true, detail: `stored texts checked by redaction rules ${status.current}` };
+  const checked = status.checkedBy ? `redaction rules ${status.checkedBy}` : 'no recorded redaction rules';
+  const underWay = status.underWay ? `; a sweep is under way (${status.underWay.phase}, ${status.underWay.rewritten} texts rewritten so far)` : '';
+  const backup = status.backup ? `; ${status.backup} holds the texts as they were until it ends` : '';
+  return {
+    name: 'redaction',
+    ok: true,
+    warning: true,
+    detail:
+      `stored texts were checked by ${checked}, not ${status.current}: they may hold secrets today's rules know${underWay}${backup}; ` +
+      'the memory server and the next `engram` command sweep them, `engram doctor --repair` now',
+  };
 }
 
 /** Transcript lines that could not be read were skipped (never fatal); say which files had them. */
@@ -105,9 +124,25 @@ function checkHooks(env: NodeJS.ProcessEnv): Check {
   return { name: 'hooks', ok: true, warning: true, detail: `${detail}; ${summary.failures} gave Claude Code nothing, the last: ${summary.lastFailure} (log: ${hookLogFile(env)})` };
 }
 
+/** The team file's problems by line: a warning, since every good line applies (docs/team.md). */
+function checkTeamFile(project: Project): Check {
+  const { summary, problems } = teamFileReport(project);
+  if (!problems.length) return { name: 'team', ok: true, detail: summary };
+  const more = problems.length > 3 ? `; and ${problems.length - 3} more (\`engram team status\`)` : '';
+  return { name: 'team', ok: true, warning: true, detail: `${summary}; ${problems.slice(0, 3).join('; ')}${more}` };
+}
+
+function sweepCheck(project: Project, io: Parameters<typeof sweepRedactions>[1]): Check {
+  try {
+    return { name: 'sweep', ok: true, detail: sweepRedactions(project, io) ?? 'no stored text holds a secret the redaction rules know' };
+  } catch (error) {
+    return { name: 'sweep', ok: false, detail: (explainStoreError(error, storePlace(project.databaseFile, io.env)) as Error).message };
+  }
+}
+
 export const doctorCommand: Command = {
   name: 'doctor',
-  summary: 'check the runtime, the SQLite binding and the project database (--repair: rebuild a damaged one); exit 1 when something is wrong',
+  summary: 'check the runtime, the SQLite binding and the project database (--repair: rebuild a damaged one, sweep stored texts for secrets newer rules know); exit 1 when something is wrong',
   usage: '[--json] [--runtime] [--repair]',
   // --runtime: only whether this runtime can run Engram (the extension asks it of each candidate).
   // --repair: first rebuild a database whose integrity check fails, with every memory that can be read.
@@ -125,7 +160,16 @@ export const doctorCommand: Command = {
         }
       }
       try {
-        checks.push(...(await withProject(args, io, (project) => checkDatabase(project, io.env))));
+        const repair = args.values.repair === true;
+        checks.push(
+          ...(await withProject(
+            args,
+            io,
+            (project) => [...(repair ? [sweepCheck(project, io)] : []), ...checkDatabase(project, io.env), guarded('team', project, io.env, () => checkTeamFile(project))],
+            // The doctor reports a sweep that is due; --repair runs it.
+            { sweep: false },
+          )),
+        );
       } catch (error) {
         checks.push({ name: 'database', ok: false, detail: (error as Error).message });
       }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { memoryToRecord } from '../../memory/record';
 import type { Memory } from '../../memory/types';
 import type { Project } from '../../project';
+import { isShared } from '../../team/teamMark';
 import { describeUnreadable, isDamage } from '../../store/salvageReader';
 import { CliError, stringOption, type CliIO, type Command } from '../command';
 import { readImportBatches } from '../import/importReader';
@@ -42,17 +43,23 @@ function* readableMemories(project: Project, damaged: (report: string) => void):
   damaged(`the memory database ${project.databaseFile} is damaged: exported ${(given.size + salvage.tally.read).toLocaleString('en')} memories${lost}${partly}. \`engram doctor --repair\` rebuilds it with every memory that can be read`);
 }
 
+function* onlyShared(memories: Iterable<Memory>): Generator<Memory> {
+  for (const memory of memories) if (isShared(memory)) yield memory;
+}
+
 export const exportCommand: Command = {
   name: 'export',
   summary: 'write every memory as JSON Lines (to stdout, or --out FILE); from a damaged database, every one that can be read',
-  usage: '[--out FILE]',
-  options: { ...projectOptionSpec, out: { type: 'string' } },
+  usage: '[--out FILE] [--shared]',
+  // --shared: only the memories shared with the team (docs/team.md).
+  options: { ...projectOptionSpec, out: { type: 'string' }, shared: { type: 'boolean' } },
   positionals: { min: 0, max: 0 },
   async run(args, io) {
     return withProject(args, io, async (project) => {
       const out = stringOption(args, 'out');
       let damage: string | undefined;
-      const memories = readableMemories(project, (report) => (damage = report));
+      const readable = readableMemories(project, (report) => (damage = report));
+      const memories = args.values.shared ? onlyShared(readable) : readable;
       let count = 0;
       if (out === undefined) {
         for (const memory of memories) {

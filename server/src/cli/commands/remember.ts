@@ -4,6 +4,20 @@ import { anchorLines } from '../../anchors/anchorFromText';
 import { MEMORY_KINDS, type MemoryKind, type PinLevel } from '../../memory/types';
 import { CliError, listOption, stringOption, UsageError, type Command } from '../command';
 import { projectOptionSpec, projectPathOf, withProject } from '../projectOption';
+import type { Project } from '../../project';
+import type { Memory } from '../../memory/types';
+import { applyTeamFile } from '../../team/applyTeamFile';
+import { shareMemory, TeamFileError } from '../../team/shareMemory';
+
+function shareOrExplain(project: Project, id: string): Memory {
+  try {
+    applyTeamFile(project);
+    return shareMemory(project, id).memory;
+  } catch (error) {
+    if (error instanceof TeamFileError) throw new CliError(`stored ${id} for you, not shared: ${error.message}`);
+    throw error;
+  }
+}
 
 const TITLE_MAX = 120;
 
@@ -23,7 +37,7 @@ function titleOf(text: string): string {
 export const rememberCommand: Command = {
   name: 'remember',
   summary: 'store a memory (prints its id)',
-  usage: `--kind ${MEMORY_KINDS.join('|')} [--file F]… [--symbol S]… [--lines N-M] [--pin hard|soft] [--why W] [--title T] [--json] TEXT`,
+  usage: `--kind ${MEMORY_KINDS.join('|')} [--file F]… [--symbol S]… [--lines N-M] [--pin hard|soft] [--why W] [--title T] [--shared] [--json] TEXT`,
   options: {
     ...projectOptionSpec,
     kind: { type: 'string' },
@@ -34,6 +48,8 @@ export const rememberCommand: Command = {
     why: { type: 'string' },
     title: { type: 'string' },
     json: { type: 'boolean' },
+    // For the team: also written to the project's team file (docs/team.md).
+    shared: { type: 'boolean' },
   },
   positionals: { min: 1, max: 1 },
   run(args, io) {
@@ -78,7 +94,8 @@ export const rememberCommand: Command = {
         anchor,
         importance: pin === 'hard' ? 1 : 0.5,
       });
-      io.out(args.values.json ? `${JSON.stringify(memory)}\n` : `${memory.id}\n`);
+      const stored = args.values.shared ? shareOrExplain(project, memory.id) : memory;
+      io.out(args.values.json ? `${JSON.stringify(stored)}\n` : `${stored.id}\n`);
       return 0;
     });
   },

@@ -5,6 +5,7 @@ import { isRuleCandidate } from '../../memory/ruleCandidate';
 import type { Memory, PinLevel } from '../../memory/types';
 import type { Project } from '../../project';
 import { memoryIdArg } from '../arguments';
+import { shareAfter, sharedArg } from '../teamShare';
 import { labelOf, memoryLines, memoryOutput, memoryOutputOf } from '../memoryView';
 import type { ToolContext } from '../toolContext';
 import { toolResult, ToolInputError } from '../toolResult';
@@ -42,13 +43,16 @@ export function registerPinTools(server: McpServer, ctx: ToolContext): void {
       inputSchema: z.strictObject({
         id: memoryIdArg,
         level: z.enum(['hard', 'soft'], { error: 'level must be hard or soft' }).optional().describe('hard (default) or soft'),
+        shared: sharedArg,
       }),
       outputSchema: output,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     (args) =>
       ctx.answer('pin', () => {
-        const { memory, changed } = setPin(ctx.project, args.id, args.level ?? 'hard');
+        const pinned = setPin(ctx.project, args.id, args.level ?? 'hard');
+        const { changed } = pinned;
+        const memory = changed || args.shared ? shareAfter(ctx.project, pinned.memory, args.shared) : pinned.memory;
         const text = changed ? `Pinned ${memory.id} ${labelOf(memory)}.` : `${memory.id} was already ${memory.pin}-pinned.`;
         return toolResult(`${text}\n${memoryLines(memory)}`, { memory: memoryOutputOf(memory), changed });
       }),
@@ -65,7 +69,9 @@ export function registerPinTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       ctx.answer('unpin', () => {
-        const { memory, changed } = setPin(ctx.project, args.id, 'none');
+        const unpinned = setPin(ctx.project, args.id, 'none');
+        const { changed } = unpinned;
+        const memory = changed ? shareAfter(ctx.project, unpinned.memory, false) : unpinned.memory;
         const text = changed ? `Unpinned ${memory.id} ${labelOf(memory)}.` : `${memory.id} was not pinned.`;
         return toolResult(`${text}\n${memoryLines(memory)}`, { memory: memoryOutputOf(memory), changed });
       }),

@@ -11,6 +11,7 @@ import type { Project } from '../../project';
 import { AGENT_KINDS, fileArg, projectFile, symbolArg } from '../arguments';
 import { labelOf, memoryLines, memoryOutput, memoryOutputOf } from '../memoryView';
 import { findNearDuplicate } from '../nearDuplicate';
+import { shareAfter, sharedArg } from '../teamShare';
 import type { ToolContext } from '../toolContext';
 import { toolResult, ToolInputError } from '../toolResult';
 
@@ -39,6 +40,7 @@ const input = z.strictObject({
     .describe('Pin it to these 1-based lines of the one file in `files`: it follows the code as it is edited'),
   glob: z.string().max(1000).optional().describe('Instead of files: every project file matching this glob, e.g. "src/db/**/*.ts"'),
   pin: z.enum(['hard', 'soft'], { error: 'pin must be hard or soft' }).optional().describe('hard: always given where it applies, never archived; soft: ranked first. Use for rules that must hold'),
+  shared: sharedArg,
 });
 
 const output = z.object({
@@ -128,7 +130,9 @@ export function registerRememberTool(server: McpServer, ctx: ToolContext): void 
     },
     (args) =>
       ctx.answer('remember', () => {
-        const { created, memory } = remember(ctx, args);
+        const remembered = remember(ctx, args);
+        const { created } = remembered;
+        const memory = args.shared ? shareAfter(ctx.project, remembered.memory, true) : remembered.memory;
         const text = created
           ? `Remembered ${memory.id} ${labelOf(memory)}.\n${memoryLines(memory)}`
           : `Already remembered as ${memory.id} ${labelOf(memory)} (near-identical); not stored again.\n${memoryLines(memory)}`;

@@ -11,6 +11,7 @@ import * as memoryChanges from './010-memory-changes';
 import * as deferredIndexes from './011-deferred-indexes';
 import * as contentlessFts from './012-contentless-fts';
 import * as history from './013-history';
+import * as redactionSweep from './014-redaction-sweep';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, sql: deferredIndexes.sql },
   { version: 12, sql: contentlessFts.sql },
   { version: 13, sql: history.sql },
+  { version: 14, sql: redactionSweep.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,34 @@
+import type { Statement } from 'better-sqlite3';
+import type { Memory } from '../memory/types';
+import type { SqliteDatabase } from './database';
+import { prepareMemorySelect, rowToMemory, type MemoryRow } from './memoryRows';
+
+/**
+ * The memories that know of the team file (`meta.team`, team/teamMark.ts): shared ones, ones
+ * received from it, ones whose line left it. Read when the file changes and by `engram team`,
+ * not per hover: a scan of `meta` (not measured at 100,000 memories yet), no index to keep.
+ */
+export class TeamMemoryStore {
+  private statements: { marked: Statement; sharedCount: Statement } | undefined;
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  private get prepared(): { marked: Statement; sharedCount: Statement } {
+    this.statements ??= {
+      marked: prepareMemorySelect(this.db, `WHERE json_extract(m.meta, '$.team.id') IS NOT NULL ORDER BY m.rowid`),
+      sharedCount: this.db.prepare(`SELECT count(*) FROM memories WHERE status = 'active'
+        AND json_extract(meta, '$.team.id') IS NOT NULL AND json_extract(meta, '$.team.gone') IS NULL`).pluck(),
+    };
+    return this.statements;
+  }
+
+  /** Every memory with a team mark, any status, oldest first. */
+  marked(): Memory[] {
+    return (this.prepared.marked.all() as MemoryRow[]).map(rowToMemory);
+  }
+
+  /** Active memories shared with the team now. */
+  sharedCount(): number {
+    return this.prepared.sharedCount.get() as number;
+  }
+}

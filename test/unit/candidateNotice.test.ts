@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ViewMemory } from '../../server/src/viewProtocol';
+import { CANDIDATE_NOTICE, candidateBadge, candidateNotice } from '../../webview/src/shared/candidateNotice';
+
+/** Just enough of a DOM for webview/src/shared/dom.ts's builders: elements, attributes, text. */
+class FakeNode {
+  readonly childNodes: FakeNode[] = [];
+  private readonly attributes = new Map<string, string>();
+  constructor(readonly tagName: string, private readonly text = '') {}
+  setAttribute(name: string, value: string): void {
+    this.attributes.set(name, value);
+  }
+  getAttribute(name: string): string | null {
+    return this.attributes.get(name) ?? null;
+  }
+  appendChild(child: FakeNode): FakeNode {
+    this.childNodes.push(child);
+    return child;
+  }
+  get textContent(): string {
+    return this.text + this.childNodes.map((c) => c.textContent).join('');
+  }
+}
+
+const memory = (candidate: boolean): ViewMemory => ({
+  id: '01J00000000000000000000001',
+  kind: 'constraint',
+  title: 'Never call findCustomer in a loop',
+  body: '',
+  why: null,
+  pin: 'none',
+  source: 'claude',
+  status: 'active',
+  files: ['src/customers.ts'],
+  symbols: [],
+  anchor: null,
+  createdAt: 0,
+  updatedAt: 0,
+  bodyTruncated: false,
+  sessionId: null,
+  glob: null,
+  change: null,
+  place: 'src/customers.ts',
+  candidate,
+});
+
+describe('the memory panel and timeline mark rule candidates', () => {
+  const saved = (globalThis as { document?: unknown }).document;
+  before(() => {
+    (globalThis as { document?: unknown }).document = { createElement: (tag: string) => new FakeNode(tag), createTextNode: (text: string) => new FakeNode('#text', text) };
+  });
+  after(() => {
+    (globalThis as { document?: unknown }).document = saved;
+  });
+
+  it('a candidate gets a badge and a note saying agents are not given it, with the card’s Accept action in it', () => {
+    const accept = new FakeNode('vscode-button', 'Accept') as unknown as HTMLElement;
+    const badge = candidateBadge(memory(true)) as unknown as FakeNode;
+    assert.equal(badge.textContent, 'candidate');
+    assert.equal(badge.getAttribute('class'), 'badge candidate');
+    assert.equal(badge.getAttribute('title'), CANDIDATE_NOTICE);
+    const notice = candidateNotice(memory(true), accept) as unknown as FakeNode;
+    assert.equal(notice.getAttribute('role'), 'note');
+    assert.match(notice.textContent, /^Rule candidate — not given to agents until you accept it\. Engram extracted it from an agent session\. Accepting pins it/);
+    assert.equal(notice.childNodes.at(-1), accept as unknown as FakeNode, 'Accept sits in the note');
+  });
+
+  it('a rule a person made gets neither', () => {
+    assert.equal(candidateBadge(memory(false)), null);
+    assert.equal(candidateNotice(memory(false), new FakeNode('vscode-button') as unknown as HTMLElement), null);
+  });
+});
