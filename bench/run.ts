@@ -1,4 +1,5 @@
 import { benchCapture } from './capture.bench';
+import { benchCodeHistory } from './codeHistory.bench';
 import { benchCodeRecall, benchCodeRecallAtScale } from './codeRecall.bench';
 import { benchExtraction } from './extraction.bench';
 import { benchHistory } from './history.bench';
@@ -17,6 +18,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'code-recall': benchCodeRecall,
   'code-recall-at-scale': benchCodeRecallAtScale,
   history: benchHistory,
+  'code-history': benchCodeHistory,
 };
 
 /** `npm run bench` runs every section; `npm run bench -- recall capture` only those named. */

@@ -53,18 +53,20 @@ async function fileText(project: Project, file: string): Promise<string | null> 
  */
 export async function answerRecall(project: Project, query: RecallQuery, text?: string | null, tuning: RecallTuning = {}): Promise<RecallAnswer> {
   let symbol = query.symbol ?? null;
+  let lineText: string | undefined;
   if (query.file && query.line !== undefined) {
     const content = text === undefined ? await fileText(project, query.file) : text;
     if (content !== null) {
-      const lines = content.split('\n').length;
-      if (query.line < 0 || query.line >= lines) throw new RecallInputError(`line ${query.line + 1} is past the end of ${query.file}, which has ${lines} lines`);
+      const lines = content.split('\n');
+      if (query.line < 0 || query.line >= lines.length) throw new RecallInputError(`line ${query.line + 1} is past the end of ${query.file}, which has ${lines.length} lines`);
       symbol ??= await symbolAt(query.file, content, query.line);
+      lineText = lines[query.line];
     }
   }
   const alreadyGiven = query.sessionId ? project.injections.givenTo(query.sessionId) : undefined;
   const results = recall(
     project.store,
-    { query: query.query, file: query.file, line: query.line, symbol: symbol ?? undefined, openFiles: query.openFiles, kinds: query.kinds, includeArchived: query.includeArchived, limit: query.limit },
+    { query: query.query, file: query.file, line: query.line, lineText, symbol: symbol ?? undefined, openFiles: query.openFiles, kinds: query.kinds, includeArchived: query.includeArchived, limit: query.limit },
     { weights: project.recallWeights, usage: project.usage, exclude: alreadyGiven, ...tuning },
   );
   let context: AssembledContext | null = null;

@@ -4,6 +4,7 @@ import type { CandidateRow, MemoryStore } from '../store/memoryStore';
 import type { Usage, UsageStore } from '../store/usageStore';
 import { folderOf, UNSEEN_PATH } from '../store/pathIds';
 import { explainScore, scoreOf, type ScorePart, type ScoringContext } from './scoring';
+import { lineWriters } from './lineWriters';
 import { queryTerms } from './terms';
 import { RANKED_POSTINGS, searchText, type TextMatches } from './textSearch';
 import { DEFAULT_WEIGHTS, type RecallWeights } from './weights';
@@ -17,6 +18,8 @@ export interface RecallRequest {
   readonly file?: string;
   /** Zero-based line in `file`. */
   readonly line?: number;
+  /** The text of `line`, when known: the diff memories that wrote it count as about the line. */
+  readonly lineText?: string;
   /** Qualified name of the declaration at the cursor (`Parser.parseExpr`), when known. */
   readonly symbol?: string;
   /** Other files open in the editor, project-relative. */
@@ -117,6 +120,8 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
     takeAll(store.rowidsUntaggedConstraints());
   }
   if (request.symbol) takeAll(store.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES));
+  const writers = request.file && request.lineText !== undefined ? lineWriters(store, request.file, request.lineText) : [];
+  takeAll(writers);
   for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) takeAll(store.rowidsForFile(open, OPEN_FILE_CANDIDATES));
   if (!hasText && !request.file && !request.symbol) takeAll(store.rowidsRecent(RECENT_CANDIDATES));
 
@@ -132,7 +137,7 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
     for (const row of rows) if (!matched.has(row.rowid)) unmatched.push(row.rowid);
     if (unmatched.length) others = matches.rankOthers(unmatched);
   }
-  const text = new TextRanks(matched, others);
+  const text = new TextRanks(matched, others, matches?.neighboursOnly);
   const usage = options.usage?.byRowid(rows.map((r) => r.rowid)) ?? new Map<number, Usage>();
   let bestRank = -1e-9;
   const lower = (rank: number) => {
@@ -143,7 +148,7 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
 
   // After the candidates are read: their paths have numbers by now.
   const place = request.file ? store.pathId(request.file) : UNSEEN_PATH;
-  const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '', place };
+  const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '', place, lineWriters: new Set(writers) };
   const top = bestOf(rows, rows.map((row) => scoreOf(context, row)), request.limit).map((row) => ({ row, ...explainScore(context, row) }));
   const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
   return top.flatMap((s) => {
@@ -159,12 +164,20 @@ class TextRanks {
   constructor(
     private readonly matched: ReadonlyMap<number, number>,
     private readonly others: ReadonlyMap<number, number>,
+    private readonly neighboursOnly: ReadonlySet<number> = NO_ROWIDS,
   ) {}
 
   get(rowid: number): number | undefined {
     return this.matched.get(rowid) ?? this.others.get(rowid);
   }
+
+  /** Whether the rank is only for being recorded next to a match in the same session. */
+  viaSession(rowid: number): boolean {
+    return this.neighboursOnly.has(rowid);
+  }
 }
+
+const NO_ROWIDS: ReadonlySet<number> = new Set();
 
 /** Whether candidate a ranks before b: higher score, then newer, then the later rowid. */
 function before(a: CandidateRow, aScore: number, b: CandidateRow, bScore: number): boolean {

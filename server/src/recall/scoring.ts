@@ -17,13 +17,15 @@ export interface ScoringContext {
   readonly weights: RecallWeights;
   readonly now: number;
   /** Text ranks of the candidates that matched the query (negative; lower is better). */
-  readonly text: { get(rowid: number): number | undefined };
+  readonly text: { get(rowid: number): number | undefined; viaSession?(rowid: number): boolean };
   readonly bestRank: number;
   readonly usage: ReadonlyMap<number, Usage>;
   /** The folder of request.file ('' = the project's root). */
   readonly folder: string;
   /** request.file and its folder by number, as the candidates' soleFile and soleFolder (UNSEEN_PATH without a file). */
   readonly place: PathId;
+  /** Rowids of the diff memories that wrote the line at the cursor (lineWriters.ts). */
+  readonly lineWriters?: ReadonlySet<number>;
 }
 
 export interface ExplainedScore {
@@ -46,8 +48,10 @@ type FileMatch = 'file' | 'glob' | 'folder' | 'open' | 'project';
 const FILE_POINTS: Readonly<Record<FileMatch, number>> = { file: 1, glob: 1, folder: 0.5, open: 0.3, project: 1 };
 
 /** How a candidate relates to the code at the cursor, and what that is worth. */
-type SymbolMatch = 'line' | 'symbol' | 'related';
-const SYMBOL_POINTS: Readonly<Record<SymbolMatch, number>> = { line: 1, symbol: 1, related: 0.6 };
+type SymbolMatch = 'line' | 'wrote' | 'symbol' | 'related';
+const SYMBOL_POINTS: Readonly<Record<SymbolMatch, number>> = { line: 1, wrote: 1, symbol: 1, related: 0.6 };
+/** The share of text relevance kept by a memory about another file than the one in focus (textShare). */
+const ELSEWHERE_TEXT_SHARE = 0.5;
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
@@ -90,13 +94,24 @@ function fileMatch(row: CandidateRow, context: ScoringContext): FileMatch | null
 function symbolMatch(row: CandidateRow, context: ScoringContext): SymbolMatch | null {
   const request = context.request;
   if (request.line !== undefined && row.anchor && !row.anchor.stale && row.anchor.path === request.file && request.line >= row.anchor.startLine && request.line <= row.anchor.endLine) return 'line';
+  const writers = context.lineWriters;
+  if (writers?.has(row.rowid)) return 'wrote';
   const symbol = request.symbol;
   if (!symbol) return null;
   // Names repeat across files (`close`, `main`): with a file in focus, only its own symbols count.
   if (request.file && !isAboutFile(row, context, request.file)) return null;
-  if (row.symbols.includes(symbol)) return 'symbol';
+  // The symbol's other changes, when some are known to have written the line: its history, not the line's.
+  if (row.symbols.includes(symbol)) return writers?.size && row.kind === 'diff' ? 'related' : 'symbol';
   for (const s of row.symbols) if (isMemberOf(symbol, s) || isMemberOf(s, symbol)) return 'related';
   return null;
+}
+
+/**
+ * The share of its text match a memory keeps: with a file in focus, a memory about another file
+ * (even one in the same folder) shares the question's words more often than its subject.
+ */
+function textShare(file: FileMatch | null, request: RecallRequest): number {
+  return !request.file || file === 'file' || file === 'glob' || file === 'project' ? 1 : ELSEWHERE_TEXT_SHARE;
 }
 
 /** Laplace-smoothed share of showings that were acted on, centred on 0: [-1, 1]; 0 when never shown. */
@@ -117,11 +132,11 @@ export function scoreOf(context: ScoringContext, row: CandidateRow): number {
   let base = 0;
   let any = false;
   const rank = context.text.get(row.rowid);
+  const file = fileMatch(row, context);
   if (rank !== undefined && rank !== 0 && w.text !== 0) {
-    base += (rank / context.bestRank) * w.text;
+    base += (rank / context.bestRank) * textShare(file, context.request) * w.text;
     any = true;
   }
-  const file = fileMatch(row, context);
   if (file && w.file !== 0) {
     base += FILE_POINTS[file] * w.file;
     any = true;
@@ -169,10 +184,12 @@ function symbolReason(match: SymbolMatch, row: CandidateRow, request: RecallRequ
   switch (match) {
     case 'line':
       return `pinned to line ${(request.line ?? 0) + 1}`;
+    case 'wrote':
+      return `wrote line ${(request.line ?? 0) + 1}`;
     case 'symbol':
       return `about ${symbol}`;
     case 'related':
-      return `about ${row.symbols.find((s) => isMemberOf(symbol, s) || isMemberOf(s, symbol))}, related to ${symbol}`;
+      return row.symbols.includes(symbol) ? `about ${symbol}, not its line` : `about ${row.symbols.find((s) => isMemberOf(symbol, s) || isMemberOf(s, symbol))}, related to ${symbol}`;
   }
 }
 
@@ -186,8 +203,8 @@ export function explainScore(context: ScoringContext, row: CandidateRow): Explai
   const relevance: ScorePart[] = [];
   const prior: ScorePart[] = [];
   const rank = text.get(row.rowid);
-  if (rank !== undefined) addPart(relevance, 'text match', rank / bestRank, w.text);
   const file = fileMatch(row, context);
+  if (rank !== undefined) addPart(relevance, text.viaSession?.(row.rowid) ? 'next to a match in the same session' : 'text match', (rank / bestRank) * textShare(file, request), w.text);
   if (file) addPart(relevance, fileReason(file, row, request), FILE_POINTS[file], w.file);
   const symbol = symbolMatch(row, context);
   if (symbol) addPart(relevance, symbolReason(symbol, row, request), SYMBOL_POINTS[symbol], w.symbol);

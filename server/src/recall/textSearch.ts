@@ -1,6 +1,7 @@
 import type { MemoryStore } from '../store/memoryStore';
 import type { TermFrequencies } from '../store/termStats';
 import { searchTextInIndex } from './indexTextSearch';
+import { SESSION_CONTEXT_SPAN, withSessionContext } from './sessionContext';
 import { isWordCharacter } from './terms';
 
 /**
@@ -36,6 +37,8 @@ export interface TextMatches {
    * searched.
    */
   readonly rankOthers: ((rowids: readonly number[]) => Map<number, number>) | null;
+  /** Memories in `ranks` only for being recorded next to a match in the same session (sessionContext.ts). */
+  readonly neighboursOnly?: ReadonlySet<number>;
 }
 
 /** FTS5's bm25 IDF: ln((N − n + 0.5) / (n + 0.5)), floored near zero as FTS5 floors it. */
@@ -90,13 +93,24 @@ function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: numbe
 }
 
 /**
+ * Full-text candidates of a query's terms with their ranks (negative; lower is better), and the
+ * memories recorded next to the strongest of them in the same session (sessionContext.ts).
+ */
+export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): TextMatches {
+  const found = matchText(store, terms, limit, budget);
+  // The reply after a question that matched, the change after a prompt that matched.
+  const context = withSessionContext(found.ranks, (rowids) => store.sessionNeighbours(rowids, SESSION_CONTEXT_SPAN));
+  return { ranks: context.ranks, rankOthers: found.rankOthers, neighboursOnly: context.neighboursOnly };
+}
+
+/**
  * Full-text candidates of a query's terms with their ranks (negative; lower is better): bm25 of
  * the ranked terms, less the IDF of each common term a candidate contains, scaled by coverage.
  * When the ranked terms find fewer than `limit` memories, the newest memories with every common
  * term (then the rarest few, then any of those) fill up the candidates; they rank by their
  * common terms alone.
  */
-export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): TextMatches {
+function matchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number): TextMatches {
   const ranks = new Map<number, number>();
   if (!terms.length) return { ranks, rankOthers: null };
   // The memory server's in-memory index, when it has one ready: the same search without SQLite.

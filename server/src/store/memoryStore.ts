@@ -107,6 +107,7 @@ export class MemoryStore {
     fileSymbolGroups: Statement;
   };
 
+  private readonly sessionNeighbourStatements = new Map<number, Statement>();
   private readonly untaggedConstraintRowids = new GenerationMap<'all', readonly number[]>(1);
   /**
    * Project-wide and pinned constraints, asked for by every hook and every file's governing
@@ -396,6 +397,31 @@ export class MemoryStore {
   /** Rowids of a session's active memories of some kinds, newest first. */
   rowidsForSession(sessionId: string, kinds: readonly MemoryKind[], limit: number): number[] {
     return (this.statements.rowidsForSession.all({ sessionId, kinds: JSON.stringify(kinds), limit }) as { rowid: number }[]).map((r) => r.rowid);
+  }
+
+  /**
+   * For each memory with a session, the rowids of the `span` memories recorded just before it and
+   * just after it in that session (any status): recall's session context (recall/sessionContext.ts).
+   */
+  sessionNeighbours(rowids: readonly number[], span: number): Map<number, number[]> {
+    const found = new Map<number, number[]>();
+    if (!rowids.length || !Number.isInteger(span) || span < 1) return found;
+    let statement = this.sessionNeighbourStatements.get(span);
+    if (!statement) {
+      // The (session_id) index lists a session's memories in rowid order, the order they were
+      // recorded. The span is written into the SQL: with LIMIT ? SQLite planned it twice as slow.
+      statement = this.db.prepare(`SELECT m.rowid AS rowid, n.rowid AS near FROM memories m, memories n
+        WHERE m.rowid IN (SELECT value FROM json_each(@rowids)) AND n.session_id = m.session_id AND n.rowid IN (
+          SELECT * FROM (SELECT b.rowid FROM memories b WHERE b.session_id = m.session_id AND b.rowid < m.rowid ORDER BY b.rowid DESC LIMIT ${span})
+          UNION ALL SELECT * FROM (SELECT a.rowid FROM memories a WHERE a.session_id = m.session_id AND a.rowid > m.rowid ORDER BY a.rowid LIMIT ${span}))`);
+      this.sessionNeighbourStatements.set(span, statement);
+    }
+    for (const { rowid, near } of statement.all({ rowids: JSON.stringify(rowids) }) as { rowid: number; near: number }[]) {
+      const list = found.get(rowid);
+      if (list) list.push(near);
+      else found.set(rowid, [near]);
+    }
+    return found;
   }
 
   /** Rowids of the newest active memories: every session start asks, and SQLite sorts all of them (~0.3 ms at 100,000). */
