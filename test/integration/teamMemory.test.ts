@@ -222,4 +222,14 @@ describe('team memory through the repository, across two clones', () => {
     assert.equal(share.code, 1);
     assert.match(share.stderr, /Fix it first/);
   });
+  it("a third developer's first Claude Code session in a fresh clone, with no memory server, starts with the team's memories", async () => {
+    const c: Clone = { name: 'c', root: path.join(tempDir('engram-team-c-'), 'project'), env: isolatedEnv(), lsp: undefined as unknown as LspSession, version: 1 };
+    git(path.dirname(c.root), 'clone', '-q', origin, c.root);
+    const hook = await engram(c, ['hook', 'session-start'], JSON.stringify({ session_id: 'c-1', cwd: c.root, hook_event_name: 'SessionStart', source: 'startup' }));
+    assert.equal(hook.code, 0, hook.stderr);
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.match(context, /Decision from A: retries live in the pool/);
+    assert.match(context, /team/);
+    assert.equal(git(c.root, 'status', '--porcelain'), '', 'reading the file writes nothing into the repository');
+  });
 });

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { openProject, type Project } from '../project';
 import type { AssembledContext } from '../recall/contextAssembly';
 import type { GivenContext } from '../store/injectionStore';
+import { applyTeamFile } from '../team/applyTeamFile';
+import { teamFileStamp } from '../team/teamFile';
 import { currentEditor, promptContext, sessionStartContext } from './hookContext';
 import { HOOK_EVENTS, type HookEvent, type HookInput } from './hookInput';
 
@@ -92,11 +94,27 @@ export interface HookRunOptions {
 
 type Answer = Omit<Extract<HookOutcome, { kind: 'answered' }>, 'kind' | 'afterOutput'> & { readonly given?: GivenContext };
 
+/**
+ * A session starts from the team file as the checkout has it, also when no memory server follows
+ * the file (a terminal without VS Code): applying it is idempotent and one transaction. Projects
+ * without the file (most) pay one stat, not the scan for team marks; a file removed whole is
+ * applied by the memory server or `engram team status`. A file that cannot be applied now leaves
+ * the context as the store has it.
+ */
+function followTeamFile(project: Project): void {
+  try {
+    if (teamFileStamp(project.root) !== 'none') applyTeamFile(project);
+  } catch {
+    // The next session start, the memory server or `engram team status` applies it.
+  }
+}
+
 async function answer(event: HookEvent, input: HookInput, project: Project, env: NodeJS.ProcessEnv, started: number, now: number): Promise<Answer> {
   const deadline = started + project.hookSettings.timeoutMs - INGEST_STOP_MARGIN_MS;
   switch (event) {
     case 'session-start': {
       const source = input.source ?? 'startup';
+      followTeamFile(project);
       const editor = currentEditor(project, env.ENGRAM_WINDOW, now);
       const context = sessionStartContext(project, input.session_id, source, editor, project.hookSettings.sessionStartBudget, now);
       // After a compaction the agent lost what it was given: it may be given it again.
