@@ -191,6 +191,19 @@ describe('team memory through the repository, across two clones', () => {
     await eventually("B's decision in A's store", async () => ((await exported(a)).some((m) => m.title.startsWith('Decision from B') && m.status === 'active') ? true : undefined));
   });
 
+  it("a shared gotcha about a function shows in B's hover over it with the team mark", async () => {
+    const shared = await engram(a, ['remember', '--kind', 'gotcha', '--file', 'src/db.ts', '--symbol', 'findCustomer', '--shared', 'Gotcha from A: findCustomer returns null for archived customers.']);
+    assert.equal(shared.code, 0, shared.stderr);
+    git(a.root, 'add', '.engram');
+    git(a.root, 'commit', '-qm', 'A shares a gotcha');
+    git(a.root, 'push', '-q');
+    git(b.root, 'pull', '-q', '--no-edit');
+    await open(b);
+    const line = readFileSync(path.join(b.root, 'src', 'db.ts'), 'utf8').split('\n').findIndex((l) => l.includes('function findCustomer('));
+    const shown = await eventually("the gotcha on B's hover", async () => (await hover(b, line + 1))?.contents.value.match(/.*Gotcha from A.*/)?.[0], { context: () => b.lsp.stderr() });
+    assert.match(shown, /\*\*gotcha · team\*\*/);
+  });
+
   it('the same memory edited on two branches is a conflict on its line: reported by line, every good line applies, nothing local is lost', async () => {
     const decisionOf = async (clone: Clone) => (await exported(clone)).find((m) => m.title.startsWith('Decision from A'))!;
     const inA = await decisionOf(a);

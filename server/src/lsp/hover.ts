@@ -10,6 +10,7 @@ import { Commands } from '../protocol';
 import { editorMemoryCache } from './editorMemoryCache';
 import { describeAge } from '../memory/age';
 import { constraintMarkdown, escapeMarkdown } from './constraintText';
+import { isShared } from '../team/teamMark';
 import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
 
@@ -28,7 +29,9 @@ function commandLink(title: string, command: string, args: readonly unknown[]): 
 
 function memoryLine(memory: Memory, uri: string, from: string, now: number): string {
   const why = memory.why ? ` — _why:_ ${escapeMarkdown(memory.why.length > 200 ? `${memory.why.slice(0, 199)}…` : memory.why)}` : '';
-  return `- **${memory.kind}** · ${escapeMarkdown(memory.title)}${why} · _${describeAge(memory.updatedAt, now)}_ ${commandLink('open', Commands.showMemories, [uri, [memory.id], from])}`;
+  // "team": in the project's team file, for every clone (docs/team.md), as constraints say it.
+  const team = isShared(memory) ? ' · team' : '';
+  return `- **${memory.kind}${team}** · ${escapeMarkdown(memory.title)}${why} · _${describeAge(memory.updatedAt, now)}_ ${commandLink('open', Commands.showMemories, [uri, [memory.id], from])}`;
 }
 
 /**
