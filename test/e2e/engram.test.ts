@@ -229,6 +229,32 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     await screenshot(page, 'pin-selection-stale');
   });
 
+  it('pins a selection for the team: the rule goes into .engram/memories.jsonl, and hover marks it as the team\'s', async () => {
+    const page = workbench.page;
+    const teamFile = path.join(demoDir, '.engram', 'memories.jsonl');
+    assert.equal(existsSync(teamFile), false, 'nothing is written into the repository before a share');
+    await openFile(page, 'cmd/inventory/main.go');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type('11');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+ArrowDown');
+    await runCommand(page, 'Engram: Pin Selection as Constraint', { waitForClose: false });
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('restock() returns a copy and never changes the items it is given');
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'This code' }).first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Enter');
+    await page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'Hard, for the team' }).first().click();
+
+    const line = await eventually('the rule in the team file', async () => (existsSync(teamFile) ? readFileSync(teamFile, 'utf8').split('\n').find((l) => l.includes('restock() returns a copy')) : undefined));
+    assert.match(line, /"path":"cmd\/inventory\/main.go"/);
+    const hover = await hoverOnLine(page, 13, 'item', { expect: /returns a copy/ });
+    assert.match(hover, /Engram · hard-pinned constraint · team/);
+  });
+
   it('leaves no memory server behind when VS Code stops', async () => {
     await runCommand(workbench.page, 'Engram: Show Memory Stats');
     const pid = await eventually('a live memory server pid in the stats view', async () => {

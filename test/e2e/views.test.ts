@@ -3,7 +3,7 @@
 // edit during the test and a search result; pinning and forgetting from the panel shows in the
 // timeline and in hover; screenshots of both in light and dark themes.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -255,6 +255,25 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
     await (await sidebarCard(page, CONSTRAINT)).getByText('Pin hard', { exact: true }).click();
     await eventually('the timeline row with its hard pin again', async () => ((await row.first().innerText().catch(() => '')).includes('hard pin') ? true : undefined));
     await hoverOnLine(page, 7, 'acquire', { expect: /Engram · hard-pinned constraint/, timeoutMs: UI_MS });
+  });
+
+  it('shares from the panel: the team file gets its line, the card, timeline and hover say team; Unshare takes it out', async () => {
+    const page = workbench.page;
+    const teamFile = path.join(demoDir, '.engram', 'memories.jsonl');
+    assert.equal(existsSync(teamFile), false, 'nothing is written into the repository before a share');
+    await showSidebar(page);
+    await (await sidebarCard(page, CONSTRAINT)).getByText('Share', { exact: true }).click();
+    await eventually('the constraint in the team file', async () => (existsSync(teamFile) && readFileSync(teamFile, 'utf8').includes(CONSTRAINT) ? true : undefined));
+    await eventually('the card with its team mark', async () => ((await (await sidebarCard(page, CONSTRAINT)).locator('.badge.team').count()) ? true : undefined));
+    const timeline = await webviewFrame(page, TIMELINE);
+    const row = timeline.locator('.row.memory').filter({ hasText: CONSTRAINT });
+    await eventually('the timeline row with its team mark', async () => ((await row.first().locator('.badge.team').count().catch(() => 0)) ? true : undefined));
+    await page.locator('.editor-group-container .tab').filter({ hasText: 'db.ts' }).first().click();
+    await hoverOnLine(page, 7, 'acquire', { expect: /hard-pinned constraint · team/, timeoutMs: UI_MS });
+
+    await (await sidebarCard(page, CONSTRAINT)).getByText('Unshare', { exact: true }).click();
+    await eventually('the constraint out of the team file', async () => (!readFileSync(teamFile, 'utf8').includes(CONSTRAINT) ? true : undefined));
+    await eventually('the card without its team mark', async () => ((await (await sidebarCard(page, CONSTRAINT)).locator('.badge.team').count()) === 0 ? true : undefined));
   });
 
   it('forgets from the panel with Undo: gone from the timeline and hover, then back', async () => {
