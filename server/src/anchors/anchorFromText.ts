@@ -38,7 +38,3 @@ export function onlyWhitespace(text: string, startLine: number, endLine: number)
     .slice(startLine, endLine + 1)
     .every((line) => line.trim() === '');
 }
-
-export function rangeContainsLine(range: TextRange, line: number): boolean {
-  return line >= range.startLine && line <= range.endLine;
-}

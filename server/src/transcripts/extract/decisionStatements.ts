@@ -45,10 +45,6 @@ function decisionAt(sentences: readonly string[], i: number): string | null {
   return null;
 }
 
-export function isDecisionStatement(sentence: string): boolean {
-  return decisionAt([sentence], 0) !== null;
-}
-
 /** The decisions of a prompt or an assistant message, in order (each with its reason). */
 export function decisionStatements(text: string): string[] {
   const sentences = sentencesOf(text);
