@@ -3,7 +3,10 @@
 //   npm run package                          every target, as engram-<target>-<version>.vsix
 //   npm run package -- --target linux-x64    one target
 //   node scripts/package.mjs --out FILE      this machine's target, to FILE (the demo and e2e)
-//   --out-dir DIR                            where the VSIXs go (default: the repository)
+//   --out-dir DIR                            where the VSIXs and dist-plugin/ go (default: the repository)
+//   --plugin-only                            only the Claude Code plugin and its marketplace (docs/plugin.md)
+// Every run but --out also writes the Claude Code plugin, with the bindings of every platform, as a
+// marketplace folder: <out-dir>/dist-plugin/ (.claude-plugin/marketplace.json, engram/).
 import { createVSIX } from '@vscode/vsce';
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { hostBindingTarget, stageBinding } from './lib/bindings.mjs';
+import { folderBytes, writePlugin } from './lib/plugin.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { name, version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -33,8 +37,8 @@ function hostTarget() {
   return Object.keys(TARGETS).find((target) => TARGETS[target] === binding);
 }
 
-const { values } = parseArgs({ options: { target: { type: 'string', multiple: true }, out: { type: 'string' }, 'out-dir': { type: 'string' } } });
-const targets = values.target ?? (values.out ? [hostTarget()] : Object.keys(TARGETS));
+const { values } = parseArgs({ options: { target: { type: 'string', multiple: true }, out: { type: 'string' }, 'out-dir': { type: 'string' }, 'plugin-only': { type: 'boolean' } } });
+const targets = values['plugin-only'] ? [] : (values.target ?? (values.out ? [hostTarget()] : Object.keys(TARGETS)));
 for (const target of targets) {
   if (!(target in TARGETS)) {
     console.error(`engram package: unknown target "${target}"; targets: ${Object.keys(TARGETS).join(', ')}`);
@@ -75,4 +79,10 @@ for (const target of targets) {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(`${path.relative(process.cwd(), out)}: ${target}, ${(statSync(out).size / 1024 / 1024).toFixed(2)} MiB`);
+}
+
+if (!values.out) {
+  const outDir = path.resolve(values['out-dir'] ?? root, 'dist-plugin');
+  const pluginDir = await writePlugin(outDir, [...new Set(Object.values(TARGETS))]);
+  console.log(`${path.relative(process.cwd(), outDir) || '.'}: the Claude Code plugin marketplace; plugin ${path.relative(process.cwd(), pluginDir)}, ${(folderBytes(pluginDir) / 1024 / 1024).toFixed(2)} MiB`);
 }

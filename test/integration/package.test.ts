@@ -23,7 +23,7 @@ describe('npm run package', () => {
     const out = tempDir('engram-vsix-');
     const printed = execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'package.mjs'), '--out-dir', out], { cwd: REPO_ROOT, encoding: 'utf8' });
     const { version } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-    assert.deepEqual(readdirSync(out).sort(), Object.keys(BINDINGS).map((target) => `engram-${target}-${version}.vsix`).sort());
+    assert.deepEqual(readdirSync(out).sort(), [...Object.keys(BINDINGS).map((target) => `engram-${target}-${version}.vsix`), 'dist-plugin'].sort());
     for (const [target, binding] of Object.entries(BINDINGS)) {
       const file = path.join(out, `engram-${target}-${version}.vsix`);
       const entries = zipEntries(file);
@@ -35,5 +35,12 @@ describe('npm run package', () => {
       assert.match(manifest, new RegExp(`TargetPlatform="${target}"`), target);
       assert.match(printed, new RegExp(`engram-${target}-${version}\\.vsix: ${target}, \\d+\\.\\d\\d MiB`));
     }
+    // The Claude Code plugin beside them (docs/plugin.md): every platform's binding, no source maps.
+    const plugin = path.join(out, 'dist-plugin', 'engram');
+    assert.ok(readdirSync(path.join(out, 'dist-plugin', '.claude-plugin')).includes('marketplace.json'));
+    assert.deepEqual(readdirSync(path.join(plugin, 'dist', 'native')).sort(), [...new Set(Object.values(BINDINGS))].map((b) => `${b}.node`).sort());
+    assert.ok(readdirSync(path.join(plugin, 'dist')).includes('engram.js'));
+    assert.equal(readdirSync(path.join(plugin, 'dist'), { recursive: true }).filter((f) => String(f).endsWith('.map') || String(f).includes('webview')).length, 0);
+    assert.equal(JSON.parse(readFileSync(path.join(plugin, '.claude-plugin', 'plugin.json'), 'utf8')).version, version);
   });
 });

@@ -7,12 +7,14 @@ export const MAX_WALKED_FILES = 20_000;
 
 /**
  * Every capturable file of a project (absolute paths), pruning excluded folders (node_modules,
- * .git, gitignored build output) without descending into them.
+ * .git, gitignored build output) without descending into them. Truncated past `limit` files, or
+ * when `deadline` (a Date.now() time) comes between two folders.
  */
-export async function walkProject(root: string, filter: CaptureFilter, limit: number = MAX_WALKED_FILES): Promise<{ files: string[]; truncated: boolean }> {
+export async function walkProject(root: string, filter: CaptureFilter, limit: number = MAX_WALKED_FILES, deadline: number = Infinity): Promise<{ files: string[]; truncated: boolean }> {
   const files: string[] = [];
   const folders = [root];
   while (folders.length) {
+    if (Date.now() >= deadline) return { files, truncated: true };
     const folder = folders.pop()!;
     // A file inside an excluded folder is excluded: testing one stands for the whole folder.
     if (folder !== root && filter.exclusion(path.join(folder, '.engram-walk-probe'))) continue;

@@ -1,22 +1,11 @@
 import path from 'node:path';
 import { engramHome, userHome } from '../store/paths';
 import { claudeConfigDir } from '../transcripts/projectFolder';
+import { CLAUDE_HOOK_TIMEOUT_S, ENGRAM_HOOKS } from './hookSet';
 import { readJsonObject, writeJsonObject, type JsonObject } from './jsonFile';
 import { commandProgram, posixQuote, toShellPath } from './shellQuote';
 import { currentShimTarget, launcherPath, shimPath, writeShim, type ShimTarget } from './shim';
 
-/** The hooks Engram adds (Claude Code event → `engram hook` event, matcher). */
-const ENGRAM_HOOKS = [
-  { event: 'SessionStart', hook: 'session-start', matcher: '' },
-  { event: 'UserPromptSubmit', hook: 'user-prompt-submit', matcher: '' },
-  { event: 'PreCompact', hook: 'pre-compact', matcher: '' },
-  { event: 'PostToolUse', hook: 'post-tool-use', matcher: 'Write|Edit|MultiEdit|NotebookEdit' },
-  { event: 'Stop', hook: 'stop', matcher: '' },
-  { event: 'SessionEnd', hook: 'session-end', matcher: '' },
-] as const;
-
-/** Claude Code's own limit for our hooks; Engram stops itself well before (hooks.timeoutMs). */
-const CLAUDE_HOOK_TIMEOUT_S = 10;
 const MCP_NAME = 'engram';
 
 export interface ConnectionState {
@@ -92,11 +81,16 @@ function hookGroups(settings: JsonObject, event: string): HookGroup[] {
   return Array.isArray(groups) ? (groups as HookGroup[]) : [];
 }
 
+/** The Claude Code events for which the project's `.claude/settings.local.json` runs Engram's hook (the connector's). */
+export function connectedHookEvents(root: string, env: NodeJS.ProcessEnv): string[] {
+  const settings = readJsonObject(settingsFile(root)).value;
+  return ENGRAM_HOOKS.filter(({ event }) => hookGroups(settings, event).some((g) => g.hooks?.some((h) => isEngramHook(h, env)))).map((h) => h.event);
+}
+
 /** Which of Engram's hooks and MCP registrations a project has now. */
 export function connectionState(root: string, env: NodeJS.ProcessEnv): ConnectionState {
   const file = settingsFile(root);
-  const settings = readJsonObject(file).value;
-  const hooks = ENGRAM_HOOKS.filter(({ event }) => hookGroups(settings, event).some((g) => g.hooks?.some((h) => isEngramHook(h, env)))).map((h) => h.event);
+  const hooks = connectedHookEvents(root, env);
   const local = readJsonObject(claudeJsonFile(env)).value;
   const projects = (local.projects ?? {}) as Record<string, { mcpServers?: Record<string, unknown> }>;
   const project = readJsonObject(path.join(root, '.mcp.json')).value as { mcpServers?: Record<string, unknown> };

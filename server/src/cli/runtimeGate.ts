@@ -13,6 +13,11 @@ export const FALLBACK_RUNTIME_ENV = 'ENGRAM_FALLBACK_RUNTIME';
 /** How the status bar and `engram doctor` should name that runtime (a RuntimeOrigin). */
 export const FALLBACK_ORIGIN_ENV = 'ENGRAM_FALLBACK_ORIGIN';
 
+/** A run Claude Code started as a hook: `engram hook …`, or the plugin's `engram ingest --disk --hook`. */
+function isHookRun(argv: readonly string[]): boolean {
+  return argv[0] === 'hook' || (argv[0] === 'ingest' && argv.includes('--hook'));
+}
+
 export type RuntimeGate =
   /** This runtime can load the binding: run the command here. */
   | { readonly run: true }
@@ -43,11 +48,11 @@ export function gateRuntime(argv: readonly string[], io: CliIO, versions: NodeJS
       windowsHide: true,
     });
     // A hook exits 0 whatever happened to it there (it logs for itself).
-    if (!result.error) return { run: false, exitCode: argv[0] === 'hook' ? 0 : (result.status ?? 1) };
+    if (!result.error) return { run: false, exitCode: isHookRun(argv) ? 0 : (result.status ?? 1) };
   }
   const message = `Engram needs Node.js ${MIN_NODE_VERSION} or newer; this is Node ${versions.node} (${process.execPath}). Install a current Node.js, or run Engram from VS Code ≥ 1.101, whose own runtime it uses.`;
-  if (argv[0] === 'hook') {
-    logHook(io.env, { event: argv[1] ?? '?', session: '-', outcome: 'refused', ms: 0, detail: message });
+  if (isHookRun(argv)) {
+    logHook(io.env, { event: argv[0] === 'hook' ? (argv[1] ?? '?') : 'disk-pass', session: '-', outcome: 'refused', ms: 0, detail: message });
     return { run: false, exitCode: 0 };
   }
   io.err(`engram: ${message}\n`);

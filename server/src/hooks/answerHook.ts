@@ -34,6 +34,7 @@ export async function answerHook(event: string, stdinText: string, env: NodeJS.P
     const outcome = await runHook(event, parsed.data, env, { started, open });
     if (!outcome) return { served: false };
     if (outcome.kind === 'refused') return nothing('bad-input', outcome.reason);
+    if (outcome.kind === 'deferred') return nothing('deferred', `plugin: ${outcome.reason}`);
     return {
       served: true,
       stdout: outcome.stdout,

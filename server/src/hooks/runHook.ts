@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
+import { pluginDefersToConnector } from '../claude/frontDoor';
 import { openProject, type Project } from '../project';
 import type { AssembledContext } from '../recall/contextAssembly';
 import type { GivenContext } from '../store/injectionStore';
+import { resolveProjectRoot } from '../store/paths';
 import { applyTeamFile } from '../team/applyTeamFile';
 import { teamFileStamp } from '../team/teamFile';
 import { currentEditor, promptContext, sessionStartContext } from './hookContext';
@@ -18,7 +20,9 @@ export type HookOutcome =
       /** The writes to make once the output went out (the injection log); says how they went when that is news. */
       readonly afterOutput: () => string | null;
     }
-  | { readonly kind: 'refused'; readonly reason: string };
+  | { readonly kind: 'refused'; readonly reason: string }
+  /** The plugin's hook, where the connector's hook for the same event runs: it does nothing (claude/frontDoor.ts). */
+  | { readonly kind: 'deferred'; readonly reason: string };
 
 /** Time an ingesting hook keeps back from its limit to store its place, close the database and exit. */
 const INGEST_STOP_MARGIN_MS = 400;
@@ -144,12 +148,14 @@ async function answer(event: HookEvent, input: HookInput, project: Project, env:
 
 /**
  * Runs one hook event against the project's memory; null when `open` does not serve the
- * project, `refused` when there is no project folder (nothing is created for it). The project
+ * project, `refused` when there is no project folder (nothing is created for it), `deferred`
+ * when the plugin's hook steps aside for the connector's. The project
  * stays open until `afterOutput`. Throws on internal errors (the caller fails open).
  */
 export async function runHook(event: HookEvent, input: HookInput, env: NodeJS.ProcessEnv, options: HookRunOptions): Promise<HookOutcome | null> {
   const folder = projectRootOf(input, env);
   if (!isFolder(folder)) return { kind: 'refused', reason: `the project folder ${folder} does not exist` };
+  if (pluginDefersToConnector(resolveProjectRoot(folder, env), HOOK_EVENTS[event], env)) return { kind: 'deferred', reason: "the connector's hook runs for this project" };
   const opened = (options.open ?? openOwnProject)(folder, env);
   if (!opened) return null;
   let answered: Answer;

@@ -28,7 +28,7 @@ export const WRITING_SUFFIX = '.writing';
 export const REQUEST_ID = /^[A-Za-z0-9-]{1,100}$/;
 
 /** Environment variables a command run by the memory server takes from its caller; the rest are the server's. */
-export const FORWARDED_ENV_NAMES = ['ENGRAM_WINDOW', 'ENGRAM_PROJECT', 'CLAUDE_PROJECT_DIR'] as const;
+export const FORWARDED_ENV_NAMES = ['ENGRAM_WINDOW', 'ENGRAM_PROJECT', 'CLAUDE_PROJECT_DIR', 'ENGRAM_FRONT_DOOR'] as const;
 
 /** Context hooks and `engram recall`: reads that run on every prompt, where starting a process costs more than the work. */
 export function servedByMemoryServer(argv: readonly string[]): boolean {

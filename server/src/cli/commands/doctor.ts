@@ -5,6 +5,7 @@ import type { Project } from '../../project';
 import type { Command } from '../command';
 import { projectOptionSpec, sweepRedactions, withProject } from '../projectOption';
 import { explainStoreError, storePlace } from '../../store/storeProblem';
+import { checkClaudeFrontDoors } from './doctorClaude';
 import { repairProject } from './doctorRepair';
 import { teamFileReport } from './team';
 import { describeRuntimeOrigin, runtimeOriginOf } from '../../runtime/runtimeOrigin';
@@ -165,7 +166,12 @@ export const doctorCommand: Command = {
           ...(await withProject(
             args,
             io,
-            (project) => [...(repair ? [sweepCheck(project, io)] : []), ...checkDatabase(project, io.env), guarded('team', project, io.env, () => checkTeamFile(project))],
+            (project) => [
+              ...(repair ? [sweepCheck(project, io)] : []),
+              ...checkDatabase(project, io.env),
+              guarded('team', project, io.env, () => checkTeamFile(project)),
+              checkClaudeFrontDoors(project.root, io.env),
+            ],
             // The doctor reports a sweep that is due; --repair runs it.
             { sweep: false },
           )),

@@ -4,6 +4,7 @@ import { ingestTranscript } from '../../transcripts/ingestTranscript';
 import { syncClaudeMemoryFiles } from '../../transcripts/claudeMemoryFiles';
 import { findTranscripts, type TranscriptFile } from '../../transcripts/transcriptFiles';
 import { CliError, integerOption, stringOption, UsageError, type Command } from '../command';
+import { ingestDisk } from '../ingestDisk';
 import { ingestHistory } from '../ingestHistory';
 import { projectOptionSpec, withProject } from '../projectOption';
 
@@ -16,12 +17,28 @@ function transcriptAt(file: string): TranscriptFile {
 
 export const ingestCommand: Command = {
   name: 'ingest',
-  summary: 'read Claude Code transcripts (default: all of them), or with --git the git history, into memories (idempotent)',
-  usage: '[PATH…] [--all] [--json] | --git [--since REV] [--max N] [--json]',
-  options: { ...projectOptionSpec, all: { type: 'boolean' }, json: { type: 'boolean' }, git: { type: 'boolean' }, since: { type: 'string' }, max: { type: 'string' } },
+  summary: 'read Claude Code transcripts (default: all of them), with --git the git history, or with --disk files changed by hand since last seen, into memories (idempotent)',
+  usage: '[PATH…] [--all] [--json] | --git [--since REV] [--max N] [--json] | --disk [--max-ms N] [--hook] [--json]',
+  // --hook: run as a Claude Code hook (the plugin's SessionStart): no output, exit 0, a line in the hook log.
+  options: {
+    ...projectOptionSpec,
+    all: { type: 'boolean' },
+    json: { type: 'boolean' },
+    git: { type: 'boolean' },
+    since: { type: 'string' },
+    max: { type: 'string' },
+    disk: { type: 'boolean' },
+    'max-ms': { type: 'string' },
+    hook: { type: 'boolean' },
+  },
   positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
   jit: true,
   async run(args, io) {
+    if (args.values.disk) {
+      if (args.positionals.length || args.values.all || args.values.git) throw new UsageError('--disk compares the project with what Engram last saw of it: it takes no transcripts, no --all and no --git');
+      return ingestDisk(args, io, integerOption(args, 'max-ms', { min: 1, max: 86_400_000 }), args.values.json === true);
+    }
+    if (args.values.hook || args.values['max-ms'] !== undefined) throw new UsageError('--hook and --max-ms go with --disk');
     const since = stringOption(args, 'since');
     const max = integerOption(args, 'max', { min: 1, max: 100_000_000 });
     if (args.values.git) {
