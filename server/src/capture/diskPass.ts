@@ -1,11 +1,10 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Project } from '../project';
 import { toProjectPath } from '../store/paths';
 import type { CaptureFilter } from './captureFilter';
 import { readCapturable } from './readCapturable';
-import type { ChangeRecorder, FileState } from './recordChange';
+import { fileState, type ChangeRecorder } from './recordChange';
 import { walkProject } from './walkProject';
 
 /** A bulk memory lists at most this many files (the rest are counted). */
@@ -59,16 +58,6 @@ function markComplete(project: Project, startedAt: number): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify({ completedAt: startedAt })}\n`);
   renameSync(temporary, file);
-}
-
-async function fileState(file: string): Promise<FileState | null> {
-  try {
-    const info = await stat(file);
-    return { size: info.size, mtimeMs: info.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 /** One summary memory for a burst of changes, and fresh snapshots for all of them. */

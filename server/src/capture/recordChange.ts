@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { Memory, MemorySource, NewMemory } from '../memory/types';
 import type { Project } from '../project';
 import { changedSymbols } from './changedSymbols';
@@ -51,6 +52,17 @@ interface Revision {
 export interface FileState {
   readonly size: number;
   readonly mtimeMs: number;
+}
+
+/** A file's size and modification time as capture compares them, or null when it is gone. */
+export async function fileState(file: string): Promise<FileState | null> {
+  try {
+    const info = await stat(file);
+    return { size: info.size, mtimeMs: info.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
 }
 
 /**

@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileChangeType, type Connection, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CaptureFilter } from '../capture/captureFilter';
 import { checkCapturableText, readCapturable } from '../capture/readCapturable';
-import { ChangeRecorder, type CaptureSettings, type FileState } from '../capture/recordChange';
+import { ChangeRecorder, fileState, type CaptureSettings } from '../capture/recordChange';
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
 import { toProjectPath } from '../store/paths';
@@ -296,12 +295,4 @@ async function retriedWhileLocked(work: () => Promise<void>): Promise<void> {
   return work();
 }
 
-async function fileState(file: string): Promise<FileState | null> {
-  try {
-    const info = await stat(file);
-    return { size: info.size, mtimeMs: info.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
+
