@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { prepareDemo } from '../../scripts/lib/demo.mjs';
 import { createClaudeHome, runClaude, type ClaudeRun } from '../support/claude/runClaude';
 import { COMPACTION_REQUEST, messageText, type MessagesRequest } from '../support/claude/standInApi';
+import { poolSizeEditRules } from '../support/claude/scriptedTurns';
 import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
 import { runEngram } from '../support/engramProcess';
 import { startLspWithMailbox } from '../support/lspClient';
@@ -77,11 +78,7 @@ describe('Engram gives Claude Code its memory through hooks', { timeout: 600_000
   it('records an Edit by the model as a diff memory with its why, at once', async () => {
     const db = path.join(workspace, 'src', 'db.ts');
     const run = await claude('Make the pool size in src/db.ts configurable.', {
-      rules: [
-        { lastUserIncludes: 'pool size', reply: { text: 'I decided to read POOL_SIZE from the environment because operators must tune the pool without a rebuild.', toolUses: [{ name: 'Read', input: { file_path: db } }] } },
-        { afterToolResultOf: 'Read', reply: { toolUses: [{ name: 'Edit', input: { file_path: db, old_string: 'new Pool({ max: 10 })', new_string: 'new Pool({ max: Number(process.env.POOL_SIZE ?? 10) })' } }] } },
-        { afterToolResultOf: 'Edit', reply: { text: 'Done.' } },
-      ],
+      rules: poolSizeEditRules(db),
     });
     succeeded(run);
     tokensPerPrompt.push(Math.ceil(promptHookContext(run.modelRequests[0]!, 'Make the pool size').length / 3.5));

@@ -12,6 +12,7 @@ import { MARKETPLACE, writePlugin } from '../../scripts/lib/plugin.mjs';
 import { BINDING_TARGETS } from '../../server/src/store/nativeBinding';
 import { createClaudeHome, runClaude, type ClaudeRun } from '../support/claude/runClaude';
 import { COMPACTION_REQUEST, lastUserMessage, messageText, type MessagesRequest, type StandInScript } from '../support/claude/standInApi';
+import { poolSizeEditRules } from '../support/claude/scriptedTurns';
 import { assertBuilt, runEngram } from '../support/engramProcess';
 import { tempDir } from '../support/tempDirs';
 
@@ -77,11 +78,7 @@ describe('Engram as a Claude Code plugin', { timeout: 900_000 }, () => {
   it('records a scripted Edit as a diff memory with its why', async () => {
     const db = path.join(workspace, 'src', 'db.ts');
     const run = await claude('Make the pool size in src/db.ts configurable.', {
-      rules: [
-        { lastUserIncludes: 'pool size', reply: { text: 'I decided to read POOL_SIZE from the environment because operators must tune the pool without a rebuild.', toolUses: [{ name: 'Read', input: { file_path: db } }] } },
-        { afterToolResultOf: 'Read', reply: { toolUses: [{ name: 'Edit', input: { file_path: db, old_string: 'new Pool({ max: 10 })', new_string: 'new Pool({ max: Number(process.env.POOL_SIZE ?? 10) })' } }] } },
-        { afterToolResultOf: 'Edit', reply: { text: 'Done.' } },
-      ],
+      rules: poolSizeEditRules(db),
     });
     succeeded(run);
     assert.deepEqual(run.unusedRules, []);
