@@ -35,6 +35,7 @@ if (typeof ENGRAM_COMMANDS === 'undefined') {
       process.exitCode = gate.exitCode;
     } else {
       // Required here, not imported: a command the server answers never evaluates the launcher.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- required on use, see above
       void (require('./cli/launch') as typeof import('./cli/launch')).launch(argv, via.io, ENGRAM_COMMANDS, __dirname).then((code) => {
         process.exitCode = stdout.failed() ? Math.max(code, 1) : code;
       });

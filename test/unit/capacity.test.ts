@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { compact } from '../../server/src/capacity/compact';
 import { consolidateDiffs } from '../../server/src/capacity/consolidate';
-import { archive, forget, LifecycleRefusal, purge, restore, UnknownMemoryError } from '../../server/src/capacity/lifecycle';
+import { ActionRefusal, UnknownMemoryError } from '../../server/src/actions/errors';
+import { archive, forget, purge, restore } from '../../server/src/actions/status';
 import { capacitySettingsSchema, DEFAULT_CAPACITY } from '../../server/src/capacity/settings';
 import { memoryValue, SOFT_PIN_BONUS } from '../../server/src/capacity/value';
 import { enforceWatermarks } from '../../server/src/capacity/watermarks';
@@ -275,7 +276,7 @@ describe('forgetting, restoring, archiving and purging', () => {
   it('refuses to archive a hard pin', () => {
     const project = fresh();
     const m = note(project, 'rule', { pin: 'hard' });
-    assert.throws(() => archive(project, [m.id]), LifecycleRefusal);
+    assert.throws(() => archive(project, [m.id]), ActionRefusal);
     assert.equal(statusOf(project, m.id), 'active');
     project.close();
   });
@@ -285,7 +286,7 @@ describe('forgetting, restoring, archiving and purging', () => {
     const gone = note(project, 'contains zanzibar', { files: ['src/x.ts'], symbols: ['X'] });
     const other = note(project, 'links to it');
     project.store.link(other.id, gone.id, 'revises');
-    assert.throws(() => purge(project, { ids: [gone.id] }), LifecycleRefusal);
+    assert.throws(() => purge(project, { ids: [gone.id] }), ActionRefusal);
     forget(project, [gone.id]);
     assert.deepEqual(purge(project, { ids: [gone.id] }).purged.map((s) => s.id), [gone.id]);
     assert.equal(project.store.get(gone.id), null);

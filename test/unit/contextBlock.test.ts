@@ -1,7 +1,7 @@
 // Issue 21 ("Trust"), part 2: memories given to agents are framed as data, not instructions.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Memory, MemoryId, MemoryKind, MemorySource } from '../../server/src/memory/types';
+import type { Memory, MemoryId, MemoryKind } from '../../server/src/memory/types';
 import { assembleContext } from '../../server/src/recall/contextAssembly';
 import { CONSTRAINTS_HEADING, MEMORIES_HEADING } from '../../server/src/recall/contextBlock';
 import { inertText } from '../../server/src/recall/inertText';

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openProject } from '../../server/src/project';
 import { GenerationMap } from '../../server/src/store/generationMap';

@@ -10,14 +10,12 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../server/src/protocol';
+import { readEngramSettings, SERVER_SETTINGS } from '../settings';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
 import { followHistoryImport } from './historyImport';
 import { resolveServerRuntime, runtimeEnv, type RuntimeResolution, type ServerRuntime } from './serverRuntime';
 import { windowMailbox } from './windowMailbox';
-
-/** Settings the server reads at start: changing one restarts it. */
-const SERVER_SETTINGS = ['engram.nodePath', 'engram.capture', 'engram.exclude', 'engram.redact', 'engram.recall', 'engram.capacity', 'engram.hooks'] as const;
 
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
@@ -99,7 +97,7 @@ export class MemoryServer implements vscode.Disposable {
    */
   resolveRuntime(fresh = false): Promise<RuntimeResolution> {
     if (fresh || !this.runtime) {
-      const configured = vscode.workspace.getConfiguration('engram').get<string>('nodePath', '');
+      const configured = readEngramSettings().nodePath;
       this.runtime = resolveServerRuntime({ configured, editor: process.execPath, engramJs: this.context.asAbsolutePath('dist/engram.js') });
     }
     return this.runtime;
@@ -154,7 +152,6 @@ export class MemoryServer implements vscode.Disposable {
       transport: TransportKind.stdio,
       options: { env: { ...process.env, ...runtimeEnv(runtime.origin) } },
     };
-    const settings = vscode.workspace.getConfiguration('engram');
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
       outputChannel: this.log,
@@ -165,23 +162,7 @@ export class MemoryServer implements vscode.Disposable {
         // Hooks find this window's editor state by it (the terminal gets it as ENGRAM_WINDOW).
         windowId: vscode.env.sessionId,
         mailbox: windowMailbox(),
-        capture: {
-          coalesceMinutes: settings.get<number>('capture.coalesceMinutes', 10),
-          exclude: settings.get<string[]>('exclude', []),
-          bulkThreshold: settings.get<number>('capture.bulkThreshold', 20),
-        },
-        redact: { patterns: settings.get<string[]>('redact.patterns', []) },
-        recall: { weights: settings.get<Record<string, number>>('recall.weights', {}) },
-        capacity: {
-          high: settings.get<number>('capacity.high', 50_000),
-          low: settings.get<number>('capacity.low', 45_000),
-          consolidateAfterDays: settings.get<number>('capacity.consolidateAfterDays', 30),
-        },
-        hooks: {
-          sessionStartBudget: settings.get<number>('hooks.sessionStartBudget', 1500),
-          promptBudget: settings.get<number>('hooks.promptBudget', 800),
-          timeoutMs: settings.get<number>('hooks.timeoutMs', 2000),
-        },
+        ...readEngramSettings().server,
       },
       // Hover links may run these commands, and only these.
       markdown: { isTrusted: { enabledCommands: [Commands.showMemories, Commands.unpin, Commands.acceptRule] }, supportHtml: false },

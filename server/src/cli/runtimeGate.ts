@@ -38,6 +38,7 @@ export function gateRuntime(argv: readonly string[], io: CliIO, versions: NodeJS
     delete env[FALLBACK_RUNTIME_ENV];
     delete env[FALLBACK_ORIGIN_ENV];
     // Loaded here: node:child_process costs every command's start 3-5 ms, and this path is rare.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
     const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
     // A hook's stdin may already have been read (to ask the memory server): it is passed on.
     const result = spawnSync(fallback, [process.argv[1] ?? '', ...argv], {

@@ -1,11 +1,13 @@
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver/node';
 import { z } from 'zod';
-import { setPinByPerson } from '../constraints/acceptRule';
+import { ActionRefusal, UnknownMemoryError } from '../actions/errors';
+import { pinMemory } from '../actions/pin';
+import { shareMemoryWithTeam } from '../actions/share';
 import { PinError, pinConstraint } from '../constraints/pinConstraint';
 import { suggestRule } from '../constraints/suggestRule';
 import { MEMORY_KINDS, PIN_LEVELS } from '../memory/types';
 import type { Project } from '../project';
-import { publishIfShared, shareMemory, TeamFileError } from '../team/shareMemory';
+import { TeamFileError } from '../team/shareMemory';
 import {
   PIN_SCOPES,
   PinConstraintRequest,
@@ -126,7 +128,7 @@ export function registerMemoryRequests(connection: Connection, deps: CodeLensDep
       deps.anchors.track(params.uri, memory);
       file.project.usage.acted(memory.id);
       // Pinned for the user either way; "for the team" also writes it to the team file.
-      const shared = params.shared ? shareMemory(file.project, memory.id).memory : memory;
+      const shared = params.shared ? shareMemoryWithTeam(file.project, memory.id).memory : memory;
       onChanged();
       return summarize(shared);
     } catch (error) {
@@ -139,17 +141,18 @@ export function registerMemoryRequests(connection: Connection, deps: CodeLensDep
   connection.onRequest(SetPinRequest.type, (raw): MemorySummary | null => {
     const params = parse(setPinParams, raw);
     const file = fileOf(params.uri);
-    const memory = setPinByPerson(file.project, params.id, params.pin);
-    if (!memory) return null;
-    file.project.usage.acted(memory.id);
-    onChanged();
+    let result;
     try {
-      publishIfShared(file.project, memory.id);
+      result = pinMemory(file.project, params.id, params.pin, 'person');
     } catch (error) {
-      if (error instanceof TeamFileError) throw new ResponseError(ErrorCodes.InvalidRequest, `Changed for you, not in the team file: ${error.message}`);
+      // The client asks about a memory it showed; one purged since is simply gone.
+      if (error instanceof UnknownMemoryError) return null;
+      if (error instanceof ActionRefusal) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
       throw error;
     }
-    return summarize(memory);
+    if (result.changed) onChanged();
+    if (result.team.kind === 'refused') throw new ResponseError(ErrorCodes.InvalidRequest, `Changed for you, not in the team file: ${result.team.problem}`);
+    return summarize(result.memory);
   });
 }
 

@@ -4,16 +4,20 @@ import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserve
 import { URI } from 'vscode-uri';
 import { z } from 'zod';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
-import { archive, forget, LifecycleRefusal, restore, UnknownMemoryError } from '../capacity/lifecycle';
-import { setPinByPerson } from '../constraints/acceptRule';
+import type { ActionResult } from '../actions/actionResult';
+import { copyAsContext } from '../actions/copy';
+import { editMemory } from '../actions/edit';
+import { ActionRefusal, UnknownMemoryError } from '../actions/errors';
+import { pinMemory } from '../actions/pin';
+import { shareMemoryWithTeam, unshareMemoryFromTeam } from '../actions/share';
+import { archive, forget, restore } from '../actions/status';
 import { governingConstraints } from '../constraints/governing';
 import { PIN_LEVELS, type Memory } from '../memory/types';
 import type { Project } from '../project';
-import { publishIfShared, shareMemory, TeamFileError, unshareMemory } from '../team/shareMemory';
+import { TeamFileError } from '../team/shareMemory';
 import { isShared } from '../team/teamMark';
 import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
-import { itemText } from '../recall/contextItem';
 import { fileDeclarations, languageForPath } from '../symbols';
 import {
   AgentSessionsRequest,
@@ -283,48 +287,34 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
       const after = project.store.get(params.id);
       return { memory: after ? viewMemory(after) : null, changed, ...extra };
     };
+    /** The local change stands; the panel says the team file did not get it. */
+    const published = (result: ActionResult): MemoryActionResult => {
+      const answer = done(result.changed);
+      if (result.team.kind === 'refused') throw new ResponseError(ErrorCodes.InvalidRequest, `Changed for you, not in the team file: ${result.team.problem}`);
+      return answer;
+    };
+    // Every rule of an action lives in actions/; this maps the panel's message onto it.
     try {
       switch (action.type) {
-        case 'pin': {
-          if (memory.pin === action.pin) return done(false);
-          setPinByPerson(project, memory.id, action.pin);
-          project.usage.acted(memory.id);
-          // A shared memory's pin is the team's: the file gets it, for review with the code.
-          publishIfShared(project, memory.id);
-          return done(true);
-        }
+        case 'pin':
+          return published(pinMemory(project, memory.id, action.pin, 'person'));
         case 'forget':
           return done(forget(project, [memory.id]).changed.length > 0);
         case 'restore':
           return done(restore(project, [memory.id]).changed.length > 0);
         case 'archive':
           return done(archive(project, [memory.id]).changed.length > 0);
-        case 'edit': {
-          const title = action.title.trim();
-          if (!title) throw new ResponseError(ErrorCodes.InvalidParams, 'action.title: a memory needs a title');
-          if (memory.kind === 'diff' && action.body !== undefined && action.body !== memory.body) {
-            throw new ResponseError(ErrorCodes.InvalidParams, "action.body: a diff memory's body is its patch; edit its title or why instead");
-          }
-          const why = action.why === undefined ? memory.why : action.why?.trim() || null;
-          const body = action.body ?? memory.body;
-          if (title === memory.title && body === memory.body && why === memory.why) return done(false);
-          project.store.update({ ...memory, title, body, why, updatedAt: Date.now() });
-          project.usage.acted(memory.id);
-          publishIfShared(project, memory.id);
-          return done(true);
-        }
+        case 'edit':
+          return published(editMemory(project, memory.id, { title: action.title, body: action.body, why: action.why }));
         case 'copy':
-          project.usage.acted(memory.id);
-          return done(false, { text: itemText(memory) });
+          return done(false, { text: copyAsContext(project, memory.id) });
         case 'share':
-          if (isShared(memory)) return done(false);
-          shareMemory(project, memory.id);
-          return done(true);
+          return done(shareMemoryWithTeam(project, memory.id).changed);
         case 'unshare':
-          return done(unshareMemory(project, memory.id) !== null);
+          return done(unshareMemoryFromTeam(project, memory.id).changed);
       }
     } catch (error) {
-      if (error instanceof LifecycleRefusal || error instanceof UnknownMemoryError || error instanceof TeamFileError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
+      if (error instanceof ActionRefusal || error instanceof UnknownMemoryError || error instanceof TeamFileError) throw new ResponseError(ErrorCodes.InvalidRequest, error.message);
       throw error;
     }
   });

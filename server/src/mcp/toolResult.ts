@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { LifecycleRefusal, UnknownMemoryError } from '../capacity/lifecycle';
+import { ActionRefusal, UnknownMemoryError } from '../actions/errors';
 import { PinError } from '../constraints/pinConstraint';
 import { RecallInputError } from '../recall/answerRecall';
 import { StoreError } from '../store/storeProblem';
@@ -23,7 +23,7 @@ function isInputError(error: unknown): error is Error {
   return (
     error instanceof ToolInputError ||
     error instanceof UnknownMemoryError ||
-    error instanceof LifecycleRefusal ||
+    error instanceof ActionRefusal ||
     error instanceof RecallInputError ||
     error instanceof PinError
   );

@@ -3,7 +3,7 @@ import type { Memory } from './types';
 /**
  * A rule Engram extracted from a prompt by pattern (transcriptMemories.ts): about one in ten is
  * not a rule at all, so it is not given to agents until a person accepts it by pinning it
- * (constraints/acceptRule.ts), which drops `meta.candidate`. A candidate pinned before
+ * (actions/pin.ts), which drops `meta.candidate`. A candidate pinned before
  * acceptance existed was pinned on purpose, so a pin counts as accepted too.
  */
 export function isRuleCandidate(memory: Pick<Memory, 'kind' | 'pin' | 'meta'>): boolean {

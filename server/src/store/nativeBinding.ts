@@ -78,6 +78,7 @@ export function findNativeBinding(env: NodeJS.ProcessEnv = process.env): string 
 /** Loads the binding into a throwaway in-memory database: the SQLite version, and whether FTS5 works. */
 export function probeSqlite(binding: string): { sqliteVersion: string; fts5: boolean } {
   // Required lazily so that finding the binding never needs the native module loaded.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
   const Database = require('better-sqlite3') as typeof import('better-sqlite3');
   const db = new Database(':memory:', { nativeBinding: binding });
   try {

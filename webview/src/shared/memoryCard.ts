@@ -266,7 +266,7 @@ export function memoryCard(memory: ViewMemory, options: CardOptions, host: CardH
     session,
   );
   const editing = host.ui.editing?.id === memory.id;
-  // Accepting is pinning (engram/setPin → constraints/acceptRule.ts), as anywhere else.
+  // Accepting is pinning (engram/setPin → actions/pin.ts), as anywhere else.
   const accept = button('Accept', `${memory.id}:pin`, () => void act(memory, options.projectRoot, { type: 'pin', pin: 'soft' }, host), {
     appearance: 'primary',
     title: 'Make it a rule agents are given (a soft pin)',

@@ -1,4 +1,4 @@
-import { archive, forget, restore, type StatusChange } from '../../capacity/lifecycle';
+import { archive, forget, restore, type StatusChange } from '../../actions/status';
 import type { MemoryStatus } from '../../memory/types';
 import type { Project } from '../../project';
 import type { Command } from '../command';

@@ -1,9 +1,8 @@
-import { setPinByPerson } from '../../constraints/acceptRule';
+import { pinMemory } from '../../actions/pin';
 import type { PinLevel } from '../../memory/types';
 import { CliError, type Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
-import { publishIfShared, TeamFileError } from '../../team/shareMemory';
-import { TEAM_FILE } from '../../team/teamFile';
+import { lifecycleStep } from './lifecycleOutput';
 
 function pinCommand(name: 'pin' | 'unpin', summary: string, level: (args: Parameters<Command['run']>[0]) => PinLevel): Command {
   return {
@@ -14,16 +13,9 @@ function pinCommand(name: 'pin' | 'unpin', summary: string, level: (args: Parame
     positionals: { min: 1, max: 1 },
     run(args, io) {
       return withProject(args, io, async (project) => {
-        const id = args.positionals[0]!;
-        const memory = setPinByPerson(project, id, level(args));
-        if (!memory) throw new CliError(`no memory with id ${id} in ${project.root}`);
-        try {
-          // A shared memory's pin is the team's: the team file gets it.
-          if (publishIfShared(project, id)) io.err(`engram: ${TEAM_FILE} changed: commit it to share the change\n`);
-        } catch (error) {
-          if (error instanceof TeamFileError) throw new CliError(`${memory.id} changed for you, not in the team file: ${error.message}`);
-          throw error;
-        }
+        const { memory, team } = lifecycleStep(project, () => pinMemory(project, args.positionals[0]!, level(args), 'person'));
+        if (team.kind === 'refused') throw new CliError(`${memory.id} changed for you, not in the team file: ${team.problem}`);
+        if (team.kind === 'written') io.err(`engram: ${team.file} changed: commit it to share the change\n`);
         io.out(`${memory.id} ${memory.pin === 'none' ? 'unpinned' : `${memory.pin}-pinned`}\n`);
         return 0;
       });

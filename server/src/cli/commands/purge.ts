@@ -1,4 +1,4 @@
-import { purge } from '../../capacity/lifecycle';
+import { purge } from '../../actions/status';
 import { UsageError, type Command } from '../command';
 import { projectOptionSpec, withProject } from '../projectOption';
 import { lifecycleStep, memoryLine } from './lifecycleOutput';

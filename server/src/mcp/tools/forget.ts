@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { forget, restore, type MemoryState, type StatusChange } from '../../capacity/lifecycle';
+import { forget, restore, type MemoryState, type StatusChange } from '../../actions/status';
 import { MEMORY_KINDS, MEMORY_STATUSES } from '../../memory/types';
 import { memoryIdsArg } from '../arguments';
 import type { ToolContext } from '../toolContext';

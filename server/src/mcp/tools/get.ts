@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { UnknownMemoryError } from '../../capacity/lifecycle';
+import { UnknownMemoryError } from '../../actions/errors';
 import { memoryIdArg } from '../arguments';
 import { fullMemoryOf, fullMemoryOutput, fullMemoryText } from '../fullMemory';
 import type { ToolContext } from '../toolContext';

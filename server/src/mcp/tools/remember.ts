@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { anchorLines } from '../../anchors/anchorFromText';
-import { restore } from '../../capacity/lifecycle';
+import { restore } from '../../actions/status';
 import { checkGlob } from '../../constraints/pinConstraint';
 import { isRuleCandidate } from '../../memory/ruleCandidate';
 import type { Anchor, Memory, PinLevel } from '../../memory/types';
@@ -107,7 +107,7 @@ function remember(ctx: ToolContext, args: z.infer<typeof input>): { created: boo
     }
     if (existing.status !== 'active') restore(project, [existing.id]);
     else project.usage.acted(existing.id);
-    // A rule candidate keeps its place: only a person accepts it (acceptRule.ts).
+    // A rule candidate keeps its place: only a person accepts it (actions/pin.ts).
     if (PIN_ORDER[pin] > PIN_ORDER[existing.pin] && !isRuleCandidate(existing)) project.store.setPin(existing.id, pin);
     return { created: false, memory: project.store.get(existing.id)! };
   });

@@ -1,7 +1,8 @@
 import type { MemoryId, MemoryKind, MemoryStatus, PinLevel } from '../memory/types';
 import type { Project } from '../project';
+import { ActionRefusal, UnknownMemoryError } from './errors';
 
-/** One memory as a lifecycle command reports it: enough to recognise it, with its status before the command. */
+/** One memory as a status action reports it: enough to recognise it, with its status before the action. */
 export interface MemoryState {
   readonly id: MemoryId;
   readonly kind: MemoryKind;
@@ -18,22 +19,9 @@ export interface StatusChange {
   readonly unchanged: readonly MemoryState[];
 }
 
-/** Some ids name no memory; nothing was changed. */
-export class UnknownMemoryError extends Error {
-  override name = 'UnknownMemoryError';
-  constructor(readonly ids: readonly string[]) {
-    super(`no memory with id ${ids.join(', ')}`);
-  }
-}
-
-/** The operation would break a lifecycle rule (archiving a hard pin, purging an active memory); nothing was changed. */
-export class LifecycleRefusal extends Error {
-  override name = 'LifecycleRefusal';
-}
-
 type Lifecycle = Pick<Project, 'lifecycle'>;
 
-/** Soft delete: out of automatic context and recall, undone by `restore`; only `purge` deletes. */
+/** Soft delete: out of automatic context and recall, undone by `restore`; only `purge` deletes. Pinned memories too. */
 export function forget(project: Lifecycle, ids: readonly string[]): StatusChange {
   return moveTo(project, ids, 'forgotten');
 }
@@ -54,7 +42,7 @@ export function restore(project: Pick<Project, 'lifecycle' | 'usage'>, ids: read
 export function archive(project: Lifecycle, ids: readonly string[]): StatusChange {
   return moveTo(project, ids, 'archived', (state) => {
     if (state.pin === 'hard' && state.status !== 'archived') {
-      throw new LifecycleRefusal(`${state.id} is hard-pinned, and hard pins are never archived (unpin it first: engram unpin ${state.id})`);
+      throw new ActionRefusal(`${state.id} is hard-pinned, and hard pins are never archived (unpin it first: engram unpin ${state.id})`);
     }
   });
 }
@@ -70,7 +58,7 @@ export function purge(project: Lifecycle, request: { ids?: readonly string[]; fo
     const states = statesOf(project, ids);
     const active = states.filter((s) => s.status === 'active');
     if (active.length > 0 && !request.force) {
-      throw new LifecycleRefusal(
+      throw new ActionRefusal(
         `${active.map((s) => s.id).join(', ')} ${active.length === 1 ? 'is' : 'are'} active; purge deletes only forgotten or archived memories (forget first, or pass --force)`,
       );
     }
@@ -79,6 +67,7 @@ export function purge(project: Lifecycle, request: { ids?: readonly string[]; fo
   });
 }
 
+/** All or nothing: an unknown id or a refused one leaves every memory as it was. */
 function moveTo(project: Lifecycle, ids: readonly string[], to: MemoryStatus, check?: (state: MemoryState) => void): StatusChange {
   const { lifecycle } = project;
   return lifecycle.transaction((): StatusChange => {
