@@ -35,7 +35,7 @@ export class MemoryStatusItem implements vscode.Disposable {
         break;
       case 'running': {
         const { health, message, memoryCount } = state.status;
-        item.text = `${health === 'ok' ? '$(database)' : health === 'warning' ? '$(warning)' : '$(error)'} Engram ${memoryCount}`;
+        item.text = `${health === 'ok' ? '$(database)' : health === 'warning' ? '$(warning)' : '$(error)'} Engram ${memoryCount}${state.status.team === 'offline' ? ' · team: offline' : ''}`;
         item.tooltip = `Engram: ${message}${state.runtime ? `\nMemory server on ${state.runtime}` : ''}`;
         if (health === 'error') item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
         if (health === 'warning') item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');

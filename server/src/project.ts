@@ -12,6 +12,7 @@ import { EditorStateStore } from './store/editorStateStore';
 import { MemoryListStore } from './store/memoryLists';
 import { TimelineStore } from './store/timelineStore';
 import { TeamMemoryStore } from './store/teamMemoryStore';
+import { HubSyncStore } from './store/hubSyncStore';
 import { DeferredIndexes } from './store/deferredIndexes';
 import { HistoryStore } from './store/historyStore';
 import { databasePathFor, resolveProjectRoot } from './store/paths';
@@ -46,6 +47,8 @@ export interface Project {
   readonly timeline: TimelineStore;
   /** Memories shared through the team file, and those received from it (docs/team.md). */
   readonly team: TeamMemoryStore;
+  /** The team hub's outbox, links and pull cursor (hub/, docs/team.md). */
+  readonly hub: HubSyncStore;
   /** Indexes a bulk load builds after its rows (an import into an empty store). */
   readonly deferredIndexes: DeferredIndexes;
   /** Which commits of the git history were imported, and the answer to the offer to import them. */
@@ -120,6 +123,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     lists: new MemoryListStore(db),
     timeline: new TimelineStore(db),
     team: new TeamMemoryStore(db),
+    hub: new HubSyncStore(db),
     deferredIndexes: new DeferredIndexes(db),
     history: new HistoryStore(db),
     redactor,

@@ -14,6 +14,8 @@ export interface ServerStatusParams {
   readonly memoryCount: number;
   /** The latest Claude Code session Engram gave memories to, when it was active in the last hour. */
   readonly agentSession: AgentSessionActivity | null;
+  /** The team hub, when one is configured: "offline" while it cannot be reached (changes wait in the outbox). */
+  readonly team?: 'online' | 'offline';
 }
 
 export interface AgentSessionActivity {

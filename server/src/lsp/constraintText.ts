@@ -1,6 +1,7 @@
 import { describeAge } from '../memory/age';
 import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory } from '../memory/types';
+import { isFromHub } from '../hub/hubMark';
 import { isFromTeamFile, isShared } from '../team/teamMark';
 
 function scopeOf(constraint: Memory): string {
@@ -26,7 +27,7 @@ export function constraintMarkdown(constraint: Memory, now: number = Date.now())
   if (constraint.body && constraint.body !== constraint.title) lines.push('', escapeMarkdown(constraint.body));
   if (constraint.why) lines.push('', `_Why:_ ${escapeMarkdown(constraint.why)}`);
   const when = `${candidate ? 'extracted' : 'pinned'} ${describeAge(constraint.createdAt, now)}`;
-  lines.push('', `_${escapeMarkdown(scopeOf(constraint))} · ${when} · from ${isFromTeamFile(constraint) ? 'the team' : constraint.source}_`);
+  lines.push('', `_${escapeMarkdown(scopeOf(constraint))} · ${when} · from ${isFromTeamFile(constraint) || isFromHub(constraint) ? 'the team' : constraint.source}_`);
   return lines.join('\n');
 }
 

@@ -19,6 +19,8 @@ const optionsSchema = z
     hooks: z
       .object({ sessionStartBudget: z.number().int().min(0).optional(), promptBudget: z.number().int().min(0).optional(), timeoutMs: z.number().int().min(100).optional() })
       .prefault({}),
+    /** The team hub (docs/team.md): a postgres:// URL, best without a password (PGPASSFILE), and whether more than shared memories sync. */
+    team: z.object({ url: z.string().max(4096).default(''), syncAll: z.boolean().default(false) }).prefault({}),
     /** Where to answer hooks and `engram recall` (mailbox/mailboxPath.ts); the extension tells its terminals too. */
     mailbox: z.string().min(1).max(1000).optional(),
   })
@@ -33,6 +35,7 @@ export function parseInitializationOptions(raw: unknown): {
   /** As given, for config.json; checked there. */
   capacity: CapacitySettingsInput;
   hooks: { sessionStartBudget?: number; promptBudget?: number; timeoutMs?: number };
+  team: { url: string; syncAll: boolean };
   mailbox: string | null;
   problem: string | null;
 } {
@@ -45,6 +48,7 @@ export function parseInitializationOptions(raw: unknown): {
     recallWeights: options.recall.weights,
     capacity: options.capacity,
     hooks: options.hooks,
+    team: options.team,
     mailbox: options.mailbox ?? null,
     problem: parsed.success ? null : `Ignoring invalid Engram settings: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
   };

@@ -11,18 +11,20 @@ import { refreshHookShim, registerClaudeRequests } from './claudeRequests';
 import { ChangeCapture } from './changeCapture';
 import type { Project } from '../project';
 import { provideCodeLenses } from './codeLens';
-import { provideHover } from './hover';
+import { prepareHover, provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../store/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
 import { openMailbox, type MailboxListener } from '../mailbox/mailboxServer';
 import { mailboxCommands } from './mailboxCommands';
+import { nextTurn } from './backgroundUpkeep';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { keepTextIndexesBuilt } from './textIndexUpkeep';
 import { keepRedactionCurrent } from './redactionSweepUpkeep';
 import { TranscriptFollower } from './transcriptFollower';
 import { HistoryFollower } from './historyFollower';
 import { TeamFollower } from './teamFollower';
+import { HubFollower } from './hubFollower';
 import { redactConsole } from './redactedConsole';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
@@ -86,6 +88,7 @@ export function runLanguageServer(): Connection {
   let transcripts: TranscriptFollower | undefined;
   let history: HistoryFollower | undefined;
   let team: TeamFollower | undefined;
+  let hub: HubFollower | undefined;
   let mailboxFolder: string | null = null;
   let mailbox: MailboxListener | undefined;
   let lastStatus = '';
@@ -116,12 +119,12 @@ export function runLanguageServer(): Connection {
     } catch (error) {
       connection.console.warn(`Building the indexes an interrupted import set aside failed: ${(error as Error).message}`);
     }
-    // Recall's resident scoring rows (1–1.25 s at 100,000 memories), loaded once the window has
-    // settled rather than by the first hover or hook.
-    setTimeout(() => {
+    // Recall's resident scoring rows (1–1.25 s at 100,000 memories), loaded in slices once the
+    // window has settled rather than by the first hover or hook (which read the rows they need).
+    setTimeout(async () => {
       try {
         const start = Date.now();
-        const rows = project.store.keepEveryCandidate();
+        const rows = await project.store.loadEveryCandidate(nextTurn);
         if (rows) connection.console.info(`Loaded recall's scoring rows of ${rows} memories in ${Date.now() - start} ms.`);
       } catch (error) {
         connection.console.warn(`Loading recall's scoring rows failed (recall reads them as it goes): ${(error as Error).message}`);
@@ -137,20 +140,23 @@ export function runLanguageServer(): Connection {
     if (problems.length) {
       return { health: 'error', message: problems.map((p) => p.message).join(' '), memoryCount, agentSession };
     }
-    const notices = [...open.flatMap((p) => p.notices), ...(team?.problemMessages() ?? [])];
-    if (notices.length) return { health: 'warning', message: notices.join(' '), memoryCount, agentSession };
+    const teamState = hub?.state() ?? undefined;
+    const teamPart = teamState ? { team: teamState } : {};
+    const offline = hub?.offline();
+    const notices = [...open.flatMap((p) => p.notices), ...(team?.problemMessages() ?? []), ...(offline ? [`team: offline (${offline}); local memory works, changes wait and are pushed when the hub is back.`] : [])];
+    if (notices.length) return { health: 'warning', message: notices.join(' '), memoryCount, agentSession, ...teamPart };
     const where = open.length === 1 ? ` in ${open[0]!.root}` : open.length ? ` in ${open.length} projects` : '';
-    return { health: 'ok', message: `Memory server running: ${memoryCount} memories${where}.`, memoryCount, agentSession };
+    return { health: 'ok', message: `Memory server running: ${memoryCount} memories${where}.${teamState ? ' Team hub: online.' : ''}`, memoryCount, agentSession, ...teamPart };
   }
 
   connection.onInitialize((params) => {
-    const { settings, redactPatterns, recallWeights, capacity, hooks, mailbox: requestedMailbox, problem } = parseInitializationOptions(params.initializationOptions);
+    const { settings, redactPatterns, recallWeights, capacity, hooks, team: teamSettings, mailbox: requestedMailbox, problem } = parseInitializationOptions(params.initializationOptions);
     mailboxFolder = requestedMailbox;
     if (problem) connection.console.warn(problem);
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
       const captureRules = { exclude: [...settings.exclude], bulkThreshold: settings.bulkThreshold };
-      if (writeEngramConfig({ capture: captureRules, redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
+      if (writeEngramConfig({ capture: captureRules, redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks, team: teamSettings })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
     } catch (error) {
       connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
     }
@@ -170,6 +176,7 @@ export function runLanguageServer(): Connection {
     transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
     history = new HistoryFollower(connection, projects, onRecorded);
     team = new TeamFollower(connection, projects, onRecorded);
+    hub = new HubFollower(connection, projects, onRecorded);
     return {
       capabilities: {
         // Saves come without text: the server already has it through incremental sync.
@@ -189,6 +196,7 @@ export function runLanguageServer(): Connection {
     transcripts?.start();
     history?.start();
     team?.start();
+    hub?.start();
     keepWithinCapacity();
     // Not while a history import writes to a project: it recounts at its end, and the index is built after it.
     const notImporting = () => projects.openProjects().filter((project) => !history?.importing(project));
@@ -250,6 +258,10 @@ export function runLanguageServer(): Connection {
   const declarations = new DocumentDeclarations();
   documents.onDidClose((event) => declarations.forget(event.document.uri));
   const editorDeps = { projects, anchors, declarations, document: (uri: string) => documents.get(uri) };
+  // After the open is handled: the first hover on the document then finds it parsed.
+  documents.onDidOpen((event) => {
+    setImmediate(() => prepareHover(editorDeps, event.document).catch((error: Error) => connection.console.warn(`Preparing hovers of ${event.document.uri} failed: ${error.message}`)));
+  });
   connection.onHover((params) => provideHover(editorDeps, params));
   connection.onCodeLens((params) => provideCodeLenses(editorDeps, params));
   registerClaudeRequests(connection, editorDeps, windowIdOf);
@@ -280,6 +292,7 @@ export function runLanguageServer(): Connection {
     mailbox?.close();
     transcripts?.stop();
     team?.stop();
+    await hub?.stop();
     // Before the projects close: a history import thread writes to them.
     await history?.stop();
     projects.closeAll();

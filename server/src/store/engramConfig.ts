@@ -28,6 +28,8 @@ const configSchema = z.object({
       timeoutMs: z.number().int().min(100).max(60_000).default(2000),
     })
     .prefault({}),
+  /** `engram.team.url` and `engram.team.syncAll`: the team hub (docs/team.md); ENGRAM_TEAM_URL overrides the URL. */
+  team: z.object({ url: z.string().max(4096).default(''), syncAll: z.boolean().default(false) }).prefault({}),
 });
 
 export type EngramConfig = z.infer<typeof configSchema>;

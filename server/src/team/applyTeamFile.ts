@@ -25,7 +25,7 @@ export function teamSourceRef(id: TeamId): string {
 }
 
 /** The anchor as this clone's file has it now (the code may sit elsewhere than in the sharer's clone). */
-function anchorHere(root: string, anchor: Omit<Anchor, 'stale'>): Anchor {
+export function anchorHere(root: string, anchor: Omit<Anchor, 'stale'>): Anchor {
   let text: string | null;
   try {
     text = readFileSync(path.join(root, ...anchor.path.split('/')), 'utf8');

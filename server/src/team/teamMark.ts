@@ -1,4 +1,5 @@
 import { randomBytes } from '../util/hashing';
+import { isFromHub } from '../hub/hubMark';
 import type { Memory } from '../memory/types';
 
 declare const teamIdBrand: unique symbol;
@@ -42,10 +43,10 @@ export function teamMarkOf(memory: Pick<Memory, 'meta'>): TeamMark | null {
   return team && typeof team === 'object' && typeof team.id === 'string' && isTeamId(team.id) ? (team as TeamMark) : null;
 }
 
-/** Shared with the team now: in the team file as this clone has it. */
+/** Shared with the team now: in the team file as this clone has it, or received from the team hub. */
 export function isShared(memory: Pick<Memory, 'meta'>): boolean {
   const mark = teamMarkOf(memory);
-  return mark !== null && !mark.gone;
+  return (mark !== null && !mark.gone) || isFromHub(memory);
 }
 
 /** Its text is the team file's, not this user's: agents are told it comes from the team. */

@@ -6,6 +6,7 @@ import type { Project } from '../../project';
 import { answerRecall, RecallInputError, type RecallAnswer, type RecallQuery } from '../../recall/answerRecall';
 import { CliError, integerOption, listOption, stringOption, UsageError, type CliIO, type Command } from '../command';
 import { projectOptionSpec, projectPathOf, withProject } from '../projectOption';
+import { runTeamRecall } from '../teamRecall';
 
 const MAX_LIMIT = 1000;
 const MAX_BUDGET = 1_000_000;
@@ -79,7 +80,7 @@ async function runBatch(project: Project, io: CliIO, file: string, explain: bool
 export const recallCommand: Command = {
   name: 'recall',
   summary: 'the memories that matter for a file, line and/or query, best first (--budget: as agent context)',
-  usage: '[--file F] [--line N] [--query Q] [--symbol S] [--kind K]… [--session ID] [--budget TOKENS] [--limit N] [--archived] [--explain] [--json] | --batch QUERIES.jsonl',
+  usage: '[--file F] [--line N] [--query Q] [--symbol S] [--kind K]… [--session ID] [--budget TOKENS] [--limit N] [--archived] [--explain] [--json] | --batch QUERIES.jsonl | --team --query Q [--all-projects]',
   options: {
     ...projectOptionSpec,
     file: { type: 'string' },
@@ -94,6 +95,8 @@ export const recallCommand: Command = {
     explain: { type: 'boolean' },
     json: { type: 'boolean' },
     batch: { type: 'string' },
+    team: { type: 'boolean' },
+    'all-projects': { type: 'boolean' },
   },
   positionals: { min: 0, max: 0 },
   run(args, io) {
@@ -106,6 +109,8 @@ export const recallCommand: Command = {
     if (line !== undefined && stringOption(args, 'file') === undefined) throw new UsageError('--line needs --file');
     return withProject(args, io, async (project) => {
       if (batch !== undefined) return runBatch(project, io, batch, explain);
+      // The team hub instead of the local store (docs/team.md): words only.
+      if (args.values.team === true) return runTeamRecall(project, io, { query: stringOption(args, 'query'), limit, allProjects: args.values['all-projects'] === true, explain, json: args.values.json === true });
       const fileArg = stringOption(args, 'file');
       const query: RecallQuery = {
         query: stringOption(args, 'query'),

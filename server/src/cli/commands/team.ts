@@ -1,9 +1,11 @@
 import type { Project } from '../../project';
 import { applyTeamFile } from '../../team/applyTeamFile';
-import { shareMemory, TeamFileError, unshareMemory } from '../../team/shareMemory';
+import { shareMemoryWithTeam, unshareMemoryFromTeam } from '../../actions/share';
 import { TEAM_FILE, teamFilePath } from '../../team/teamFile';
-import { CliError, UsageError, type CliIO, type Command } from '../command';
+import { UsageError, type CliIO, type Command } from '../command';
+import { grantCommand, hubStatusLines, initCommand, syncCommand } from '../teamHubCommands';
 import { projectOptionSpec, withProject } from '../projectOption';
+import { lifecycleStep } from './lifecycleOutput';
 
 /** One line per problem of the team file, as `engram team status` and `engram doctor` print them. */
 export function teamFileReport(project: Project): { readonly summary: string; readonly problems: readonly string[] } {
@@ -27,19 +29,12 @@ function shareOrUnshare(name: 'share' | 'unshare', summary: string): Command {
     run(args, io) {
       return withProject(args, io, async (project) => {
         const id = args.positionals[0]!;
-        try {
-          // The file as it is now first, so a teammate's change pulled meanwhile is not written over.
-          applyTeamFile(project);
-          if (name === 'share') {
-            const shared = shareMemory(project, id);
-            io.out(`${shared.memory.id} shared as ${shared.teamId} in ${shared.file}: commit it to share it\n`);
-          } else {
-            const unshared = unshareMemory(project, id);
-            io.out(unshared ? `${id} unshared: removed ${unshared.teamId} from ${unshared.file} (it stays your own memory)\n` : `${id} was not shared\n`);
-          }
-        } catch (error) {
-          if (error instanceof TeamFileError) throw new CliError(error.message);
-          throw error;
+        if (name === 'share') {
+          const shared = lifecycleStep(project, () => shareMemoryWithTeam(project, id));
+          io.out(shared.teamId ? `${shared.memory.id} shared as ${shared.teamId} in ${shared.file}: commit it to share it\n` : `${id} is the team's already (from the team hub)\n`);
+        } else {
+          const unshared = lifecycleStep(project, () => unshareMemoryFromTeam(project, id));
+          io.out(unshared.changed ? `${id} unshared: removed ${unshared.teamId} from ${unshared.file} (it stays your own memory)\n` : `${id} was not shared\n`);
         }
         return 0;
       });
@@ -50,22 +45,33 @@ function shareOrUnshare(name: 'share' | 'unshare', summary: string): Command {
 export const shareCommand = shareOrUnshare('share', `share a memory with the team: written to ${TEAM_FILE}, committed with the code`);
 export const unshareCommand = shareOrUnshare('unshare', `take a memory out of ${TEAM_FILE} (it stays your own)`);
 
-function status(project: Project, io: CliIO): number {
+async function status(project: Project, io: CliIO): Promise<number> {
   const { summary, problems } = teamFileReport(project);
   io.out(`${summary}\n`);
   for (const problem of problems) io.out(`${problem}\n`);
   if (problems.length) io.out('Every good line applies; fix these lines (keep one side of a conflict) and commit.\n');
-  return problems.length ? 1 : 0;
+  const hub = await hubStatusLines(project, io);
+  for (const line of hub.lines) io.out(`${line}\n`);
+  return problems.length || hub.problem ? 1 : 0;
 }
+
+const SUBCOMMANDS = ['status', 'init', 'sync', 'grant', 'revoke'] as const;
 
 export const teamCommand: Command = {
   name: 'team',
-  summary: `team memory: \`engram team status\` (shared count, ${TEAM_FILE}, its problems by line; exit 1 with problems)`,
-  usage: 'status',
-  options: { ...projectOptionSpec },
-  positionals: { min: 1, max: 1 },
+  summary: `team memory: \`status\` (${TEAM_FILE} and the hub: exit 1 with problems), and for the PostgreSQL hub \`init\`, \`sync\`, \`grant ROLE\`, \`revoke ROLE\` (docs/team.md)`,
+  usage: 'status | init | sync | grant ROLE [--sql] | revoke ROLE [--sql]',
+  options: { ...projectOptionSpec, sql: { type: 'boolean' } },
+  positionals: { min: 1, max: 2 },
   run(args, io) {
-    if (args.positionals[0] !== 'status') throw new UsageError(`unknown team command "${args.positionals[0]}"; try \`engram team status\``);
-    return withProject(args, io, (project) => status(project, io));
+    const [sub, role] = args.positionals as [string, string | undefined];
+    if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown team command "${sub}"; try \`engram team status\``);
+    if ((sub === 'grant' || sub === 'revoke') !== (role !== undefined)) throw new UsageError(sub === 'grant' || sub === 'revoke' ? `engram team ${sub} needs the role: engram team ${sub} ROLE` : `engram team ${sub} takes no argument`);
+    if (sub === 'init') return initCommand(io);
+    return withProject(args, io, (project) => {
+      if (sub === 'sync') return syncCommand(project, io);
+      if (sub === 'grant' || sub === 'revoke') return grantCommand(project, io, role!, sub === 'revoke', args.values.sql === true);
+      return status(project, io);
+    });
   },
 };

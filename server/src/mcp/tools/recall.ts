@@ -1,5 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { hubSettings } from '../../hub/hubSettings';
+import { recallTeam } from '../../hub/teamRecall';
 import { answerRecall } from '../../recall/answerRecall';
 import { estimateTokens } from '../../recall/tokens';
 import { fileArg, kindsArg, projectFile, symbolArg } from '../arguments';
@@ -17,6 +19,7 @@ const input = z.strictObject({
   kinds: kindsArg.optional(),
   limit: z.number().int().min(1).max(50).optional().describe(`How many memories, at most (default ${DEFAULT_LIMIT}, up to 50)`),
   includeArchived: z.boolean().optional().describe('Also search archived memories (ranked lower)'),
+  scope: z.enum(['project', 'team']).optional().describe('"team": search the team hub (every teammate\'s shared memories of this project) instead of this machine\'s memory; needs `query`'),
 });
 
 const output = z.object({
@@ -45,6 +48,15 @@ export function registerRecallTool(server: McpServer, ctx: ToolContext): void {
       ctx.answer('recall', async () => {
         const { project } = ctx;
         if (args.line !== undefined && args.file === undefined) throw new ToolInputError('`line` needs `file`');
+        if (args.scope === 'team') {
+          if (!args.query?.trim()) throw new ToolInputError('`scope: "team"` searches the team hub for words: give `query`');
+          const settings = hubSettings();
+          if (!settings) throw new ToolInputError('no team hub is configured (engram.team.url or ENGRAM_TEAM_URL)');
+          const found = await recallTeam(settings, project.root, args.query, { allProjects: false, limit: args.limit ?? DEFAULT_LIMIT });
+          const results = found.map(({ hit, memory }) => ({ ...memoryOutputOf(memory), score: hit.score, reasons: [`text ${hit.explanation.text.toFixed(3)}`, `names ${hit.explanation.names.toFixed(3)}`] }));
+          const heading = found.length ? `${found.length} team ${found.length === 1 ? 'memory' : 'memories'} from the hub, best first:` : 'No team memories match.';
+          return toolResult([heading, ...found.map(({ memory }) => memoryLines(memory))].join('\n'), { symbol: null, results });
+        }
         const file = args.file === undefined ? undefined : projectFile(project, args.file);
         const answer = await answerRecall(project, {
           query: args.query,

@@ -12,6 +12,8 @@ import * as deferredIndexes from './011-deferred-indexes';
 import * as contentlessFts from './012-contentless-fts';
 import * as history from './013-history';
 import * as redactionSweep from './014-redaction-sweep';
+import * as hubOutbox from './015-hub-outbox';
+import * as teamMarkIndex from './016-team-mark-index';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -35,6 +37,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, sql: contentlessFts.sql },
   { version: 13, sql: history.sql },
   { version: 14, sql: redactionSweep.sql },
+  { version: 15, sql: hubOutbox.sql },
+  { version: 16, sql: teamMarkIndex.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

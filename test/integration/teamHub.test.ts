@@ -1,0 +1,168 @@
+// Issue 24, the team hub: two developers (two clones, two ENGRAM_HOMEs) with the real memory
+// server over LSP, the real CLI and the real hook path, and a real PostgreSQL
+// (test/support/postgres.ts). Nothing is committed: what B gets, B gets through the hub.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { MemorySummary, ServerStatusParams } from '../../server/src/protocol';
+import { REPO_ROOT, runEngram } from '../support/engramProcess';
+import { eventually } from '../support/eventually';
+import { startLsp, type LspSession } from '../support/lspClient';
+import { resultText, startMcp } from '../support/mcpClient';
+import { startPostgres, SUPERUSER_PASSWORD, type PostgresCluster } from '../support/postgres';
+import { isolatedEnv, tempDir } from '../support/tempDirs';
+
+type HoverResult = { contents: { value: string } } | null;
+interface Clone {
+  readonly name: string;
+  readonly root: string;
+  env: NodeJS.ProcessEnv;
+  lsp: LspSession;
+  version: number;
+}
+
+const RULE = 'All SQL goes through query() with bound parameters.';
+const EDITED = 'All SQL goes through query() with bound parameters; never concatenate input.';
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.invalid', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+describe('team hub on PostgreSQL, two developers', () => {
+  let pg: PostgresCluster;
+  const origin = path.join(tempDir('engram-hub-origin-'), 'origin.git');
+  const passfile = path.join(tempDir('engram-hub-pass-'), 'pgpass');
+  const homes = [isolatedEnv(), isolatedEnv()];
+  const a: Clone = { name: 'a', root: path.join(tempDir('engram-hub-a-'), 'project'), env: {}, lsp: undefined as unknown as LspSession, version: 1 };
+  const b: Clone = { name: 'b', root: path.join(tempDir('engram-hub-b-'), 'project'), env: {}, lsp: undefined as unknown as LspSession, version: 1 };
+  const uri = (clone: Clone) => pathToFileURL(path.join(clone.root, 'src', 'db.ts')).href;
+  const hover = (clone: Clone, line: number) => clone.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(clone) }, position: { line, character: 2 } }) as Promise<HoverResult>;
+  const engram = (clone: Clone, args: string[], stdin?: string) => runEngram(args, { env: clone.env, cwd: clone.root, stdin });
+  const exported = async (clone: Clone) => (await engram(clone, ['export'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; title: string; status: string; kind: string });
+  let rule: MemorySummary;
+
+  async function start(clone: Clone): Promise<void> {
+    clone.lsp = startLsp(clone.env);
+    await clone.lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(clone.root).href, name: clone.name }], capabilities: {} });
+    await clone.lsp.connection.sendNotification('initialized', {});
+  }
+
+  async function open(clone: Clone): Promise<void> {
+    const text = readFileSync(path.join(clone.root, 'src', 'db.ts'), 'utf8');
+    await clone.lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(clone), languageId: 'typescript', version: ++clone.version, text } });
+  }
+
+  before(async () => {
+    pg = await startPostgres();
+    await pg.sql('postgres', 'CREATE DATABASE team');
+    // The password comes from a PGPASSFILE, not the URL: Engram is given no secret to keep.
+    writeFileSync(passfile, `127.0.0.1:${pg.port}:team:engram_admin:${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
+    const url = `postgres://engram_admin@127.0.0.1:${pg.port}/team?sslmode=disable`;
+    a.env = { ...homes[0], ENGRAM_TEAM_URL: url, PGPASSFILE: passfile };
+    b.env = { ...homes[1], ENGRAM_TEAM_URL: url, PGPASSFILE: passfile };
+    git(path.dirname(origin), 'init', '-q', '--bare', '-b', 'main', origin);
+    const seed = path.join(path.dirname(origin), 'seed');
+    cpSync(path.join(REPO_ROOT, 'demo'), seed, { recursive: true });
+    git(seed, 'init', '-q', '-b', 'main');
+    git(seed, 'add', '.');
+    git(seed, 'commit', '-qm', 'demo');
+    git(seed, 'push', '-q', origin, 'main');
+    git(path.dirname(a.root), 'clone', '-q', origin, a.root);
+    git(path.dirname(b.root), 'clone', '-q', origin, b.root);
+  });
+  after(async () => {
+    await a.lsp?.close();
+    await b.lsp?.close();
+    pg?.destroy();
+  });
+
+  it('engram team init creates the hub schema once; status names the hub without a password', async () => {
+    const first = await engram(a, ['team', 'init']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /created \(schema version 1\)/);
+    const again = await engram(b, ['team', 'init']);
+    assert.match(again.stdout, /already at schema version 1/);
+    const status = await engram(a, ['team', 'status']);
+    assert.match(status.stdout, /team hub: postgres:\/\/engram_admin@127\.0\.0\.1:\d+\/team\?sslmode=disable/);
+    assert.match(status.stdout, /project: file:.*origin\n/);
+    assert.match(status.stdout, /hub: reachable, schema version 1/);
+    assert.ok(!status.stdout.includes(SUPERUSER_PASSWORD));
+    await start(a);
+    await start(b);
+    await open(a);
+    await open(b);
+  });
+
+  it("A's shared constraint and decisions reach B's store, B's hover and B's hook context", async () => {
+    rule = (await a.lsp.connection.sendRequest('engram/pinConstraint', {
+      uri: uri(a),
+      range: { start: { line: 4, character: 0 }, end: { line: 13, character: 0 } },
+      rule: RULE,
+      scope: 'code',
+      strength: 'hard',
+      shared: true,
+    })) as MemorySummary;
+    await engram(a, ['remember', '--kind', 'decision', '--shared', 'Decision: connection retries live in the pool, not in callers.']);
+    await engram(a, ['remember', '--kind', 'note', 'A private note that stays on A.']);
+    const shown = await eventually("the rule on B's hover", async () => {
+      const result = await hover(b, 7);
+      return result && result.contents.value.includes('All SQL goes through query') ? result.contents.value : undefined;
+    }, { timeoutMs: 15_000, context: () => b.lsp.stderr() });
+    assert.match(shown, /hard-pinned constraint · team\*\*/);
+    assert.match(shown, /from the team/);
+    const inB = await eventually("A's decision in B's store", async () => {
+      const all = await exported(b);
+      return all.some((m) => m.title.startsWith('Decision: connection retries')) ? all : undefined;
+    });
+    assert.ok(!inB.some((m) => m.title.includes('private note')), 'a memory A did not share stays on A');
+    const hook = await engram(b, ['hook', 'user-prompt-submit'], JSON.stringify({ session_id: 'b-1', cwd: b.root, hook_event_name: 'UserPromptSubmit', prompt: 'Change how src/db.ts builds its SQL.' }));
+    assert.equal(hook.code, 0, hook.stderr);
+    const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.match(context, /constraint, hard pin, from the project's team hub \(a teammate's memory\)\] «All SQL goes through query\(\)/);
+  });
+
+  it('an edit by A reaches B in place; a forget by A leaves B as a tombstone', async () => {
+    const before = (await exported(b)).find((m) => m.title === RULE)!;
+    await a.lsp.connection.sendRequest('engram/memoryAction', { projectRoot: a.root, id: rule.id, action: { type: 'edit', title: EDITED, body: EDITED } });
+    await eventually("the edit on B's hover", async () => ((await hover(b, 7))?.contents.value.includes('never concatenate input') ? true : undefined), { timeoutMs: 15_000, context: () => b.lsp.stderr() });
+    assert.equal((await exported(b)).find((m) => m.title === EDITED)!.id, before.id, 'the same local memory: usage and injections stay');
+    const forgot = await engram(a, ['forget', rule.id]);
+    assert.equal(forgot.code, 0, forgot.stderr);
+    await eventually("the rule gone from B's hover", async () => ((await hover(b, 7)) === null ? true : undefined), { timeoutMs: 15_000, context: () => b.lsp.stderr() });
+    assert.equal((await exported(b)).find((m) => m.id === before.id)!.status, 'forgotten');
+  });
+
+  it('engram recall --team and MCP recall scope "team" search the hub', async () => {
+    const words = await engram(b, ['recall', '--team', '--query', 'retries in the pool', '--explain']);
+    assert.equal(words.code, 0, words.stderr);
+    assert.match(words.stdout.split('\n')[0]!, /\[decision\] Decision: connection retries live in the pool/);
+    assert.match(words.stdout, /by engram_admin/);
+    const none = await engram(b, ['recall', '--team', '--query', 'concatenate input']);
+    assert.match(none.stdout, /No team memories match/, 'a forgotten memory is a tombstone: its words are gone from the hub');
+    const mcp = await startMcp({ env: b.env, project: b.root });
+    try {
+      const result = await mcp.call('recall', { query: 'connection retries', scope: 'team' });
+      assert.ok(!result.isError, resultText(result));
+      assert.match(resultText(result), /^1 team memory from the hub, best first:\n.*Decision: connection retries live in the pool.*from the project's team hub/s);
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('the hub down: the status bar says "team: offline", local memory works, and the change arrives once it is back', async () => {
+    pg.stop('immediate');
+    await a.lsp.waitFor('engram/status', (p) => (p as ServerStatusParams).team === 'offline', 15_000);
+    const remembered = await engram(a, ['remember', '--kind', 'decision', '--shared', 'Decision made while the hub was down.']);
+    assert.equal(remembered.code, 0, remembered.stderr);
+    const status = await engram(a, ['team', 'status']);
+    assert.equal(status.code, 1);
+    assert.match(status.stdout, /hub: offline/);
+    assert.match(status.stdout, /pending: [1-9]\d* local changes/);
+    pg.start();
+    await a.lsp.waitFor('engram/status', (p) => (p as ServerStatusParams).team === 'online', 30_000);
+    await eventually("the offline decision in B's store", async () => ((await exported(b)).some((m) => m.title === 'Decision made while the hub was down.') ? true : undefined), { timeoutMs: 30_000, context: () => b.lsp.stderr() });
+  });
+});
