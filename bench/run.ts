@@ -5,6 +5,8 @@ import { benchExtraction } from './extraction.bench';
 import { benchHistory } from './history.bench';
 import { benchLocomo } from './locomo.bench';
 import { benchRecall } from './recall.bench';
+import { benchScale } from './scale.bench';
+import { benchTeamHub } from './teamHub.bench';
 import { benchTranscripts } from './transcripts.bench';
 
 // `npm run bench`: prints the numbers the issues set targets for. Timing is measured here, never
@@ -19,6 +21,8 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   'code-recall-at-scale': benchCodeRecallAtScale,
   history: benchHistory,
   'code-history': benchCodeHistory,
+  scale: benchScale,
+  team: benchTeamHub,
 };
 
 /** `npm run bench` runs every section; `npm run bench -- recall capture` only those named. */

@@ -8,6 +8,7 @@ import { openProject } from '../server/src/project';
 import { ingestTranscript } from '../server/src/transcripts/ingestTranscript';
 import { encodeProjectFolder } from '../server/src/transcripts/projectFolder';
 import { startLsp } from '../test/support/lspClient';
+import { editHeavyTranscript } from './editHeavyTranscript';
 import { percentile } from './fixtures';
 
 const SAMPLES = path.resolve(import.meta.dirname, '..', '..', 'shared', 'data', 'claude-code');
@@ -70,9 +71,34 @@ export async function benchTranscripts(): Promise<void> {
     console.log(`${'re-ingest of the unchanged file'.padEnd(58)} p50 ${percentile(again, 50).toFixed(2).padStart(7)} ms   p99 ${percentile(again, 99).toFixed(2).padStart(7)} ms   (target ≤ 5 ms)`);
     project.close();
 
+    await benchEditHeavy(work);
     await benchLiveLatency(root, env, file);
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const EDIT_HEAVY_RECORDS = 40_000;
+
+/** Issue 25: a session that mostly edits code (bench/editHeavyTranscript.ts), ingested into a project of its own. */
+async function benchEditHeavy(work: string): Promise<void> {
+  const root = path.join(work, 'edit-heavy');
+  mkdirSync(path.join(root, '.git'), { recursive: true });
+  const env = { ...process.env, ENGRAM_HOME: path.join(work, 'edit-heavy-home'), CLAUDE_CONFIG_DIR: path.join(work, 'edit-heavy-claude') };
+  const sessionId = 'edit-heavy-session';
+  const folder = path.join(env.CLAUDE_CONFIG_DIR, 'projects', encodeProjectFolder(root));
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `${sessionId}.jsonl`);
+  writeFileSync(file, editHeavyTranscript(root, EDIT_HEAVY_RECORDS, sessionId));
+  const megabytes = statSync(file).size / (1024 * 1024);
+  const project = openProject(root, env);
+  try {
+    const start = performance.now();
+    const result = await ingestTranscript(project, new ChangeRecorder(project), { path: file, sessionId, kind: 'session' });
+    const seconds = (performance.now() - start) / 1000;
+    console.log(`${`edit-heavy: ingest ${megabytes.toFixed(0)} MB, ${result.records} records → ${result.memories} memories`.padEnd(58)} ${(megabytes / seconds).toFixed(1).padStart(7)} MB/s   (target ≥ 20 MB/s; ${seconds.toFixed(1)} s)`);
+  } finally {
+    project.close();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Memory } from '../memory/types';
+import { GenerationMap } from '../store/generationMap';
 import type { MemoryStore } from '../store/memoryStore';
 import { governsFile } from './scope';
 
@@ -13,4 +14,23 @@ export function governingConstraints(store: MemoryStore, path: string): Memory[]
   const tagged = store.constraintsForFile(path);
   const untagged = store.untaggedConstraints().filter((c) => governsFile(c, path));
   return [...tagged, ...untagged].sort((a, b) => PIN_ORDER[a.pin] - PIN_ORDER[b.pin] || a.createdAt - b.createdAt);
+}
+
+/** Files whose governing constraints are kept (hover and CodeLens ask for the open ones again and again). */
+const FILES_KEPT = 64;
+const kept = new WeakMap<MemoryStore, GenerationMap<string, readonly Memory[]>>();
+
+/**
+ * governingConstraints, kept per file until a memory changes. Not until one is shown: which rules
+ * govern a file does not depend on usage, and at 1,000,000 memories a busy file has ~900 of them
+ * (~100 ms to read again after every hook that showed a memory). Callers must not change them.
+ */
+export function keptGoverningConstraints(store: MemoryStore, path: string): readonly Memory[] {
+  let files = kept.get(store);
+  if (!files) {
+    files = new GenerationMap(FILES_KEPT);
+    kept.set(store, files);
+  }
+  files.sync(store.generation());
+  return files.getOrCompute(path, () => governingConstraints(store, path));
 }

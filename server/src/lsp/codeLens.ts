@@ -1,7 +1,7 @@
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
-import { governingConstraints } from '../constraints/governing';
+import { keptGoverningConstraints } from '../constraints/governing';
 import { isRuleCandidate } from '../memory/ruleCandidate';
 import { isShared } from '../team/teamMark';
 import { editorMemoryCache } from './editorMemoryCache';
@@ -51,7 +51,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   if (!file) return [];
   const store = file.project.store;
   const cache = editorMemoryCache(store);
-  const governing = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path));
+  const governing = keptGoverningConstraints(store, file.path);
   // Candidates are not rules until a person accepts them: counted apart at the top, never shown as a rule.
   const constraints = governing.filter((c) => !isRuleCandidate(c));
   const candidates = governing.filter(isRuleCandidate);

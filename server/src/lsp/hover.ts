@@ -2,7 +2,7 @@ import type { Hover, HoverParams } from 'vscode-languageserver';
 import { governsLine } from './governsLine';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
-import { governingConstraints } from '../constraints/governing';
+import { keptGoverningConstraints } from '../constraints/governing';
 import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
 import { isRuleCandidate } from '../memory/ruleCandidate';
@@ -35,6 +35,18 @@ function memoryLine(memory: Memory, uri: string, from: string, now: number): str
 }
 
 /**
+ * What a first hover on a document would wait for, done when it opens: its declarations parsed
+ * (the parser's first load and a whole-file parse, ~300 ms on a large file) and the rules that
+ * govern the file read (~100 ms for a busy file of 1,000,000 memories).
+ */
+export async function prepareHover(deps: HoverDeps, document: TextDocument): Promise<void> {
+  const file = deps.projects.fileFor(document.uri);
+  if (!file) return;
+  await deps.declarations.of(document, file.path);
+  keptGoverningConstraints(file.project.store, file.path);
+}
+
+/**
  * Hover on code governed by constraints (pinned code under the cursor, or the symbol it is in):
  * each constraint with rule, scope, pin, age and origin, and links to open or unpin it; then the
  * top three memories of the symbol under the cursor with their why. Constraints that apply to
@@ -50,7 +62,7 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
   const live = deps.anchors.liveAnchors(uri);
   const { store, recallWeights } = file.project;
   const cache = editorMemoryCache(store);
-  const governing = cache.get(`governing:${file.path}`, () => governingConstraints(store, file.path)).filter((c) => governsLine(c, line, symbol, live));
+  const governing = keptGoverningConstraints(store, file.path).filter((c) => governsLine(c, line, symbol, live));
   // The memories of the symbol, whichever of its lines the cursor is on: cached per symbol.
   const memories = symbol
     ? cache.get(`symbol:${file.path}:${symbol}`, () =>
@@ -64,7 +76,7 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
   const sections: string[] = [];
   for (const constraint of governing) {
     const actions = [commandLink('Open in panel', Commands.showMemories, [uri, [constraint.id], `the hover on line ${line + 1}`])];
-    // Accepting pins it, as the panel's Accept and `engram pin` do (constraints/acceptRule.ts).
+    // Accepting pins it, as the panel's Accept and `engram pin` do (actions/pin.ts).
     if (isRuleCandidate(constraint)) actions.unshift(commandLink('Accept as a rule', Commands.acceptRule, [uri, constraint.id]));
     if (constraint.pin !== 'none') actions.push(commandLink('Unpin', Commands.unpin, [uri, constraint.id]));
     sections.push(`${constraintMarkdown(constraint, now)}\n\n${actions.join(' · ')}`);

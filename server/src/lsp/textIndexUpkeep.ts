@@ -1,13 +1,13 @@
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { everyNowAndThen, nextTurn } from './backgroundUpkeep';
+import { everyNowAndThen } from './backgroundUpkeep';
 
 const FIRST_CHECK_MS = 5_000;
 const CHECK_EVERY_MS = 30_000;
 
 /**
- * Builds each open project's in-memory full-text index (store/textIndex/) in slices between
- * which the server goes on answering, once after it opens and again when a large change (an
+ * Builds each open project's in-memory full-text index (store/textIndex/) in a process of its
+ * own while the server goes on answering, once after it opens and again when a large change (an
  * import, archiving thousands) made it drop the index. Until then recall asks FTS5. One at a time.
  */
 export function keepTextIndexesBuilt(connection: Connection, openProjects: () => readonly Project[]): void {
@@ -15,9 +15,10 @@ export function keepTextIndexesBuilt(connection: Connection, openProjects: () =>
     try {
       for (const project of openProjects()) {
         const state = project.store.textIndexState;
-        if (state !== 'none' && state !== 'stale') continue;
+        // A store too large for the index is looked at again now and then: it may have shrunk.
+        if (state === 'building' || state === 'ready') continue;
         const start = Date.now();
-        const rows = await project.store.buildTextIndex(nextTurn);
+        const rows = await project.store.buildTextIndexElsewhere(project.databaseFile);
         if (rows) connection.console.info(`Indexed the text of ${rows} memories in memory in ${Date.now() - start} ms (${project.root}).`);
       }
     } catch (error) {

@@ -63,6 +63,7 @@ export class CandidateReader {
     this.statements = lazyStatements({
       byRowids: () => db.prepare(`${select} WHERE m.rowid IN (SELECT value FROM json_each(?))`).raw(),
       all: () => db.prepare(select).raw(),
+      after: () => db.prepare(`${select} WHERE m.rowid > ? ORDER BY m.rowid LIMIT ?`).raw(),
     });
   }
 
@@ -79,6 +80,11 @@ export class CandidateReader {
   /** Every memory's scoring row (~1 s at 100,000). */
   all(): CandidateRow[] {
     return this.read(this.statements.all.all());
+  }
+
+  /** Scoring rows of the `limit` memories after `rowid`, in rowid order: a load in slices. */
+  after(rowid: number, limit: number): CandidateRow[] {
+    return this.read(this.statements.after.all(rowid, limit));
   }
 
   private read(rows: unknown[]): CandidateRow[] {

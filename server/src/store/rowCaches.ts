@@ -4,7 +4,21 @@ import { DenseRowidMap, type RowidMap } from './denseRowidMap';
 import { GenerationMap } from './generationMap';
 import type { MemoryChangeLog } from './memoryChangeLog';
 
-const CANDIDATE_ROWS_KEPT = 50_000;
+/**
+ * Recently used scoring rows and indexed texts, where every row is not kept. Small: at 1,000,000
+ * memories random queries rarely meet a kept one again, and 50,000 rows and 8,192 texts of up to
+ * 4 KB churned through the old generation (the server's heap grew ~90 MB more over 1,000
+ * recalls, with the same latency).
+ */
+const CANDIDATE_ROWS_KEPT = 8192;
+const TEXTS_KEPT = 1024;
+/**
+ * A resident store keeps every scoring row while it has at most this many memories (~330 bytes
+ * of heap a row, ~50 MB here, and loading them grew the server's RSS ~1.5× that); past it, the
+ * recently used ones, as short commands do: at 1,000,000 memories every row was ~330 MB of heap
+ * and took the server's event loop for seconds to load.
+ */
+export const RESIDENT_ROWS_MAX = 150_000;
 /**
  * Few: a recall reads ten whole memories, and each one kept outlived V8's young generation, so
  * back-to-back recalls in the memory server copied ~1.7 MB at every scavenge (3–4 ms pauses, the
@@ -12,15 +26,15 @@ const CANDIDATE_ROWS_KEPT = 50_000;
  * memory not kept costs ~15 µs from SQLite.
  */
 const WHOLE_MEMORIES_KEPT = 64;
-const TEXTS_KEPT = 8192;
 
 /**
  * What is kept of single memories (recall's scoring rows, indexed texts, whole memories), and
  * kept across writes: when the generation moves, the change log (schema v10) says which
  * memories changed and only those are dropped. Before it, a hook's write threw away everything.
  *
- * Resident (the memory server): every memory's scoring row is kept (~330 bytes a memory, ~33 MB
- * at 100,000) and recall reads none from SQLite. Otherwise the recently used ones.
+ * Resident (the memory server) with at most RESIDENT_ROWS_MAX memories: every memory's scoring
+ * row is kept (~330 bytes a memory, ~33 MB at 100,000), loaded in slices after the project opens,
+ * and recall then reads none from SQLite. Otherwise the recently used ones.
  */
 export class RowCaches {
   readonly candidates: RowidMap<CandidateRow>;
@@ -29,11 +43,16 @@ export class RowCaches {
   private generation = -1;
   private everyCandidate = false;
 
+  /** Whether every scoring row is to be kept: a resident store of at most RESIDENT_ROWS_MAX memories (`memories` when it opened). */
+  readonly resident: boolean;
+
   constructor(
     private readonly changeLog: MemoryChangeLog,
-    readonly resident: boolean,
+    resident: boolean,
+    memories: number,
   ) {
-    this.candidates = resident ? new DenseRowidMap() : new GenerationMap(CANDIDATE_ROWS_KEPT);
+    this.resident = resident && memories <= RESIDENT_ROWS_MAX;
+    this.candidates = this.resident ? new DenseRowidMap() : new GenerationMap(CANDIDATE_ROWS_KEPT);
   }
 
   /**
@@ -63,8 +82,9 @@ export class RowCaches {
     return this.everyCandidate;
   }
 
-  keepEveryCandidate(rows: readonly CandidateRow[]): void {
+  /** Keeps these rows; `complete` once every memory's row was given (a load in slices ends). */
+  keepCandidates(rows: readonly CandidateRow[], complete: boolean): void {
     for (const row of rows) this.candidates.set(row.rowid, row);
-    this.everyCandidate = true;
+    if (complete) this.everyCandidate = true;
   }
 }

@@ -15,6 +15,15 @@ export class Postings {
     this.freqs = new Uint16Array(capacity);
   }
 
+  /** A list over arrays built elsewhere (a build on another thread): used as they are until it grows. */
+  static over(rowids: Int32Array, freqs: Uint16Array): Postings {
+    const postings = new Postings(0);
+    postings.rowids = rowids;
+    postings.freqs = freqs;
+    postings.count = rowids.length;
+    return postings;
+  }
+
   /** Adds a memory (or sets its frequency); the newest rowid goes at the end in constant time. */
   add(rowid: number, freq: number): void {
     const clamped = Math.min(freq, 0xffff);

@@ -3,7 +3,8 @@ import { lazyStatements } from '../lazyStatements';
 import type { MemoryChangeLog } from '../memoryChangeLog';
 import { GENERATION_SQL } from '../memoryChangeLog';
 import { Stemmer } from './stemmer';
-import { type IndexedRow, TextIndex } from './textIndex';
+import { type IndexedRow, TextIndex, type TextIndexImage } from './textIndex';
+import { buildTextIndexImage } from './textIndexProcess';
 
 /** Memories read and indexed per slice of a build, between which the server answers requests (~50 ms of work). */
 const BUILD_SLICE = 400;
@@ -12,14 +13,22 @@ const BUILD_SLICE = 400;
  * the index is built again in the background instead of brought up to date on a request.
  */
 const MAX_CHANGES_APPLIED = 2000;
+/**
+ * Stores with more memories than this get no index: recall asks FTS5, whose pages SQLite's cache
+ * and the OS keep, as short commands do. The index takes ~1.3 KB of the server's RSS per memory
+ * of the bench's mix (postings, each memory's term list: +127 MB at 100,000), so ~1.3 GB at
+ * 1,000,000, where the server took 2 GB in all (docs/performance.md).
+ */
+export const TEXT_INDEX_ROWS_MAX = 150_000;
 
-export type TextIndexState = 'none' | 'building' | 'ready' | 'stale';
+export type TextIndexState = 'none' | 'building' | 'ready' | 'stale' | 'too large';
 
 /**
- * The memory server's in-memory full-text index (TextIndex) of one store: built in slices after
- * the project opens, then brought to the memories' generation on each use from the change log
- * (schema v10): the memories changed since are indexed again. Null until it is ready, and when
- * too much changed at once (it is then built again): recall then asks FTS5, as short commands do.
+ * The memory server's in-memory full-text index (TextIndex) of one store: built in a process of
+ * its own after the project opens (textIndexWorker.ts), then brought to the memories' generation
+ * on each use from the change log (schema v10): the memories changed since are indexed again.
+ * Null until it is ready, when too much changed at once (it is then built again) and in stores
+ * too large for it: recall then asks FTS5, as short commands do.
  */
 export class ResidentTextIndex {
   private index: TextIndex | null = null;
@@ -37,6 +46,7 @@ export class ResidentTextIndex {
       after: () => db.prepare(`SELECT rowid, title, body, coalesce(why, '') AS why, fts_tags AS tags FROM memories WHERE rowid > @after ORDER BY rowid LIMIT ${BUILD_SLICE}`),
       byRowids: () => db.prepare("SELECT rowid, title, body, coalesce(why, '') AS why, fts_tags AS tags FROM memories WHERE rowid IN (SELECT value FROM json_each(@rowids))"),
       generation: () => db.prepare(GENERATION_SQL).pluck(),
+      memories: () => db.prepare('SELECT max(rowid) FROM memories').pluck(),
     });
   }
 
@@ -83,7 +93,34 @@ export class ResidentTextIndex {
     }
   }
 
-  /** Builds it at once (the bench, tests). */
+  /**
+   * Builds it in a process of its own (textIndexWorker.ts) over `databaseFile`, this store's
+   * database: the build's garbage never enters this process. Memories written meanwhile are
+   * indexed again here at the end. Resolves to the memories indexed (0 when there was nothing to do).
+   */
+  async buildElsewhere(databaseFile: string): Promise<number> {
+    if (this.stateNow === 'building' || this.stateNow === 'ready') return 0;
+    if (this.tooLarge()) return 0;
+    this.stateNow = 'building';
+    try {
+      const image = await buildTextIndexImage(databaseFile);
+      if (!image) {
+        this.stateNow = 'too large';
+        return 0;
+      }
+      return this.adopt(TextIndex.fromImage(image, (runs) => this.stemmer.terms(runs)));
+    } catch (error) {
+      this.stateNow = 'stale';
+      throw error;
+    }
+  }
+
+  /** The ready index as flat arrays (the build process sends it so), null when none is ready. */
+  image(): TextIndexImage | null {
+    return this.index?.image() ?? null;
+  }
+
+  /** Builds it at once (the bench, tests, the build process). */
   buildNow(): number {
     const slices = this.slices();
     for (let step = slices.next(); ; step = slices.next()) if (step.done) return step.value;
@@ -91,6 +128,7 @@ export class ResidentTextIndex {
 
   private *slices(): Generator<void, number> {
     if (this.stateNow === 'building' || this.stateNow === 'ready') return 0;
+    if (this.tooLarge()) return 0;
     this.stateNow = 'building';
     try {
       const index = new TextIndex((runs) => this.stemmer.terms(runs));
@@ -105,15 +143,28 @@ export class ResidentTextIndex {
       }
       index.compact();
       index.generation = generation;
-      this.index = index;
-      this.stateNow = 'ready';
-      // Written during the build: indexed again now (or, if that is too much, built again later).
-      this.at(this.statements.generation.get() as number);
-      return index.rows;
+      return this.adopt(index);
     } catch (error) {
       this.stateNow = 'stale';
       throw error;
     }
+  }
+
+  /** Whether the store has too many memories for an index (and the state says so). */
+  private tooLarge(): boolean {
+    // Rowids count memories ever written, purged ones too: an estimate that errs on the large side.
+    if (((this.statements.memories.get() as number | null) ?? 0) <= TEXT_INDEX_ROWS_MAX) return false;
+    this.stateNow = 'too large';
+    return true;
+  }
+
+  /** Makes a built index the one in use, brought up to the memories written during its build. */
+  private adopt(index: TextIndex): number {
+    this.index = index;
+    this.stateNow = 'ready';
+    // Written during the build: indexed again now (or, if that is too much, built again later).
+    this.at(this.statements.generation.get() as number);
+    return index.rows;
   }
 
   private apply(index: TextIndex, changed: readonly number[]): void {

@@ -24,6 +24,25 @@ interface IndexedDoc {
 }
 
 /**
+ * A built index as flat arrays, to move it between processes in a few large copies: every
+ * term's postings one after another, every memory's term ids likewise. The runs seen are not part of it (the receiving side stems again what it meets).
+ */
+export interface TextIndexImage {
+  readonly generation: number;
+  /** Index terms by id. */
+  readonly terms: readonly string[];
+  /** Where each term's postings start in `rowids` and `freqs`; one more entry than terms. */
+  readonly postingStarts: Int32Array;
+  readonly rowids: Int32Array;
+  readonly freqs: Uint16Array;
+  readonly docRowids: Int32Array;
+  readonly docLengths: Uint32Array;
+  /** Where each memory's term ids start in `docTerms`; one more entry than memories. */
+  readonly docStarts: Int32Array;
+  readonly docTerms: Int32Array;
+}
+
+/**
  * Where FTS5's unicode61 tokenizer may start a token: ASCII letters and digits, and anything not
  * ASCII (FTS5 itself splits such a run further, so the run goes through it whole). Every other
  * ASCII character separates tokens, in FTS5 as here.
@@ -135,6 +154,54 @@ export class TextIndex {
       unseen.forEach((key, i) => this.runs.set(key, terms[i]!));
     }
     return words.map((word) => this.runs.get(runKey(word))!);
+  }
+
+  /** The index as flat arrays (TextIndexImage). */
+  image(): TextIndexImage {
+    const terms = [...this.termIds.keys()];
+    const postingStarts = new Int32Array(this.postingsOfTerm.length + 1);
+    for (let id = 0; id < this.postingsOfTerm.length; id++) postingStarts[id + 1] = postingStarts[id]! + this.postingsOfTerm[id]!.count;
+    const total = postingStarts[this.postingsOfTerm.length]!;
+    const rowids = new Int32Array(total);
+    const freqs = new Uint16Array(total);
+    this.postingsOfTerm.forEach((p, id) => {
+      rowids.set(p.rowids.subarray(0, p.count), postingStarts[id]);
+      freqs.set(p.freqs.subarray(0, p.count), postingStarts[id]);
+    });
+    const docRowids = new Int32Array(this.docs.size);
+    const docLengths = new Uint32Array(this.docs.size);
+    const docStarts = new Int32Array(this.docs.size + 1);
+    let at = 0;
+    for (const [rowid, doc] of this.docs) {
+      docRowids[at] = rowid;
+      docLengths[at] = doc.length;
+      docStarts[at + 1] = docStarts[at]! + doc.terms.length;
+      at++;
+    }
+    const docTerms = new Int32Array(docStarts[this.docs.size]!);
+    at = 0;
+    for (const doc of this.docs.values()) docTerms.set(doc.terms, docStarts[at++]);
+    return { generation: this.generation, terms, postingStarts, rowids, freqs, docRowids, docLengths, docStarts, docTerms };
+  }
+
+  /** An index over an image's arrays (built in another process), without copying them. */
+  static fromImage(image: TextIndexImage, stemRuns: StemRuns): TextIndex {
+    const index = new TextIndex(stemRuns);
+    image.terms.forEach((term, id) => {
+      index.termIds.set(term, id);
+      const from = image.postingStarts[id]!;
+      const to = image.postingStarts[id + 1]!;
+      index.postingsOfTerm.push(Postings.over(image.rowids.subarray(from, to), image.freqs.subarray(from, to)));
+    });
+    for (let d = 0; d < image.docRowids.length; d++) {
+      const rowid = image.docRowids[d]!;
+      const length = image.docLengths[d]!;
+      index.docs.set(rowid, { terms: image.docTerms.subarray(image.docStarts[d], image.docStarts[d + 1]), length });
+      index.setLength(rowid, length);
+      index.tokens += length;
+    }
+    index.generation = image.generation;
+    return index;
   }
 
   /** Postings and documents held, for the server's log and the bench. */

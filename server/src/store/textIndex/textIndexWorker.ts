@@ -1,0 +1,35 @@
+/**
+ * The memory server's text index build process (bundled as dist/text-index-worker.js): reading
+ * every memory and tokenizing it makes a heap's worth of short-lived strings, which stayed in
+ * the server's RSS (~3× what the index holds) when the server built it, and took ~50 ms slices of
+ * its event loop for 15–25 s. Here the build has a process of its own, whose memory goes back
+ * to the system when it exits; the index goes to the server as flat arrays (textIndexProcess.ts).
+ */
+import { openDatabase } from '../database';
+import { MemoryChangeLog } from '../memoryChangeLog';
+import { ResidentTextIndex } from './residentTextIndex';
+import type { TextIndexWorkerMessage } from './textIndexProcess';
+
+const post = (message: TextIndexWorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+
+async function run(): Promise<void> {
+  const databaseFile = process.argv[2]!;
+  let message: TextIndexWorkerMessage;
+  try {
+    const { db } = openDatabase(databaseFile);
+    try {
+      const resident = new ResidentTextIndex(db, new MemoryChangeLog(db));
+      resident.buildNow();
+      const image = resident.image();
+      message = image ? { type: 'built', image } : { type: 'too large' };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    message = { type: 'failed', message: (error as Error).message ?? String(error) };
+  }
+  await post(message);
+  process.disconnect();
+}
+
+void run();
