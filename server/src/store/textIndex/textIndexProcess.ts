@@ -22,6 +22,10 @@ export function buildTextIndexImage(databaseFile: string): Promise<TextIndexImag
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
+  // The server owns the process: it does not outlive a server that stops while it builds.
+  const stop = () => child.kill();
+  process.once('exit', stop);
+  child.once('exit', () => process.removeListener('exit', stop));
   return new Promise((resolve, reject) => {
     let settled = false;
     child.once('message', (message: TextIndexWorkerMessage) => {
