@@ -1,6 +1,6 @@
-import { completeMemory } from '../memory/newMemory';
 import type { Memory } from '../memory/types';
-import { anchorHere, teamSourceRef } from '../team/applyTeamFile';
+import { teamSourceRef } from '../team/applyTeamFile';
+import { memoryFromRecord, withRecordContent } from '../team/recordMemory';
 import type { TeamId } from '../team/teamMark';
 import { localMeta, type TeamRecord } from '../team/teamRecord';
 import type { HubClient } from './hubConnection';
@@ -31,38 +31,14 @@ function metaOf(record: TeamRecord, local: Memory['meta'], key: string): Record<
 }
 
 function received(root: string, record: TeamRecord, key: string, teamId: string | null): Memory {
-  const base = completeMemory(
-    {
-      kind: record.kind,
-      title: record.title,
-      body: record.body,
-      why: record.why,
-      source: record.source,
-      // The team file's ref when the memory is also in the file: a clone that later pulls the file holds one memory, not two.
-      sourceRef: teamId ? teamSourceRef(teamId as TeamId) : `hub:${key}`,
-      importance: record.importance,
-      pin: record.pin,
-      files: record.files,
-      symbols: record.symbols,
-      meta: metaOf(record, {}, key),
-    },
-    Date.parse(record.createdAt),
-  );
-  return { ...base, anchor: record.anchor ? anchorHere(root, record.anchor) : null, createdAt: Date.parse(record.createdAt), updatedAt: Date.parse(record.updatedAt) };
+  // The team file's ref when the memory is also in the file: a clone that later pulls the file holds one memory, not two.
+  const sourceRef = teamId ? teamSourceRef(teamId as TeamId) : `hub:${key}`;
+  return memoryFromRecord(root, record, sourceRef, metaOf(record, {}, key), Date.parse(record.createdAt));
 }
 
 function updated(root: string, local: Memory, record: TeamRecord, key: string): Memory {
   return {
-    ...local,
-    kind: record.kind,
-    title: record.title,
-    body: record.body,
-    why: record.why,
-    pin: record.pin,
-    importance: record.importance,
-    files: record.files,
-    symbols: record.symbols,
-    anchor: record.anchor ? anchorHere(root, record.anchor) : null,
+    ...withRecordContent(root, local, record),
     // Archiving is this user's, and local: the team's new text arrives, the memory stays archived.
     status: local.status === 'archived' ? 'archived' : 'active',
     updatedAt: Math.max(Date.parse(record.updatedAt), local.updatedAt),

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { relocateAnchor } from '../anchors/relocateAnchor';
-import { completeMemory } from '../memory/newMemory';
-import type { Anchor, Memory } from '../memory/types';
+import type { Memory } from '../memory/types';
 import type { Project } from '../project';
+import { memoryFromRecord, withRecordContent } from './recordMemory';
 import { readTeamFile, type TeamFileContents, type TeamFileProblem } from './teamLayout';
 import { readTeamFileText } from './teamFile';
 import { teamMarkOf, withTeamMark, type TeamId, type TeamMark } from './teamMark';
@@ -24,56 +21,19 @@ export function teamSourceRef(id: TeamId): string {
   return `team:${id}`;
 }
 
-/** The anchor as this clone's file has it now (the code may sit elsewhere than in the sharer's clone). */
-export function anchorHere(root: string, anchor: Omit<Anchor, 'stale'>): Anchor {
-  let text: string | null;
-  try {
-    text = readFileSync(path.join(root, ...anchor.path.split('/')), 'utf8');
-  } catch {
-    // Not in this checkout (yet): kept as shared, shown stale until the file appears.
-    text = null;
-  }
-  return relocateAnchor({ ...anchor, stale: false }, text);
-}
-
 /** `meta` of a memory from its record, with what this clone keeps of its own (the record's keys win). */
 function metaFrom(record: TeamRecord, local: Memory['meta'], mark: TeamMark): Record<string, unknown> {
   return withTeamMark({ ...localMeta(local), ...record.meta }, mark);
 }
 
 function receivedMemory(root: string, record: TeamRecord, hash: string, now: number): Memory {
-  const base = completeMemory(
-    {
-      kind: record.kind,
-      title: record.title,
-      body: record.body,
-      why: record.why,
-      source: record.source,
-      sourceRef: teamSourceRef(record.id),
-      importance: record.importance,
-      pin: record.pin,
-      files: record.files,
-      symbols: record.symbols,
-      meta: metaFrom(record, {}, { id: record.id, line: hash, received: true }),
-    },
-    now,
-  );
-  return { ...base, anchor: record.anchor ? anchorHere(root, record.anchor) : null, createdAt: Date.parse(record.createdAt), updatedAt: Date.parse(record.updatedAt) };
+  return memoryFromRecord(root, record, teamSourceRef(record.id), metaFrom(record, {}, { id: record.id, line: hash, received: true }), now);
 }
 
 function updatedMemory(root: string, local: Memory, record: TeamRecord, hash: string): Memory {
   const mark = teamMarkOf(local)!;
   return {
-    ...local,
-    kind: record.kind,
-    title: record.title,
-    body: record.body,
-    why: record.why,
-    pin: record.pin,
-    importance: record.importance,
-    files: record.files,
-    symbols: record.symbols,
-    anchor: record.anchor ? anchorHere(root, record.anchor) : null,
+    ...withRecordContent(root, local, record),
     // A line back in the file (a checkout of a branch that has it) is active again; a memory this user forgot stays forgotten.
     status: mark.gone && mark.received ? 'active' : local.status,
     updatedAt: Math.max(Date.parse(record.updatedAt), local.updatedAt + 1),
