@@ -13,7 +13,7 @@ function indexSql(db: Database): string[] {
 }
 
 describe('indexes a bulk load builds after its rows (schema v11)', () => {
-  it('sets aside the secondary indexes of an empty store, keeps the unique ones, and builds exactly them again', () => {
+  it('sets aside the secondary indexes of an empty store, keeps the unique and partial ones, and builds exactly them again', () => {
     const env = { ...process.env, ENGRAM_HOME: tempDir('engram-home-') };
     const project = openProject(tempDir('engram-project-'), env);
     try {
@@ -25,6 +25,7 @@ describe('indexes a bulk load builds after its rows (schema v11)', () => {
       assert.ok(indexSql(db).some((sql) => sql.startsWith('CREATE UNIQUE INDEX memories_source_ref')), 'a unique index stays: it rejects duplicates');
       project.store.add({ kind: 'fact', title: 'Pool size is 8', source: 'user', files: ['src/pool.ts'], symbols: ['Pool'] });
       assert.equal(project.store.forFile('src/pool.ts', 10).length, 1, 'the store works without them');
+      assert.deepEqual(project.team.marked(), [], 'a partial index stays, and the query that names it works');
       assert.equal(project.deferredIndexes.rebuild(), 7);
       assert.deepEqual(indexSql(db), before);
       assert.deepEqual(project.deferredIndexes.pending(), []);

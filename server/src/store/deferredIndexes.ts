@@ -7,7 +7,7 @@ const BULK_LOADED_TABLES = ['memories', 'memory_files', 'memory_symbols'] as con
  * Secondary indexes built after a bulk load's rows rather than row by row (schema v11): loading
  * 100,000 memories into an empty store kept seven indexes current at every insert (~2–3 s of
  * ~11); built once at the end they cost a few hundred ms. Unique indexes stay: they are what
- * rejects a duplicate. Between the two steps other processes read and write as usual, only
+ * rejects a duplicate; partial ones too (few rows, and queries name them). Between the two steps other processes read and write as usual, only
  * without those indexes; an import that dies in between leaves them recorded, and the memory
  * server or the next `engram import` builds them.
  */
@@ -57,8 +57,9 @@ export class DeferredIndexes {
   private secondaryIndexes(): { name: string; sql: string }[] {
     const found: { name: string; sql: string }[] = [];
     for (const table of BULK_LOADED_TABLES) {
-      for (const index of this.db.pragma(`index_list(${table})`) as { name: string; unique: number; origin: string }[]) {
-        if (index.origin !== 'c' || index.unique) continue;
+      for (const index of this.db.pragma(`index_list(${table})`) as { name: string; unique: number; origin: string; partial: number }[]) {
+        // Partial indexes stay: they hold a few rows, cost a load nothing, and queries name them (INDEXED BY).
+        if (index.origin !== 'c' || index.unique || index.partial) continue;
         const sql = this.db.prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").pluck().get(index.name) as string | null;
         if (sql) found.push({ name: index.name, sql });
       }
