@@ -2,58 +2,34 @@
 // server over LSP, the real CLI and the real hook path, and a real PostgreSQL
 // (test/support/postgres.ts). Nothing is committed: what B gets, B gets through the hub.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import type { MemorySummary, ServerStatusParams } from '../../server/src/protocol';
-import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { eventually } from '../support/eventually';
-import { startLsp, type LspSession } from '../support/lspClient';
+import { cloneOrigin, dbUri, engramIn, hoverDb, newClone, openDb, seedOrigin, startServer, type Clone } from '../support/demoClones';
 import { resultText, startMcp } from '../support/mcpClient';
 import { startPostgres, SUPERUSER_PASSWORD, type PostgresCluster } from '../support/postgres';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
-type HoverResult = { contents: { value: string } } | null;
-interface Clone {
-  readonly name: string;
-  readonly root: string;
-  env: NodeJS.ProcessEnv;
-  lsp: LspSession;
-  version: number;
-}
-
 const RULE = 'All SQL goes through query() with bound parameters.';
 const EDITED = 'All SQL goes through query() with bound parameters; never concatenate input.';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.invalid', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 describe('team hub on PostgreSQL, two developers', () => {
   let pg: PostgresCluster;
   const origin = path.join(tempDir('engram-hub-origin-'), 'origin.git');
   const passfile = path.join(tempDir('engram-hub-pass-'), 'pgpass');
   const homes = [isolatedEnv(), isolatedEnv()];
-  const a: Clone = { name: 'a', root: path.join(tempDir('engram-hub-a-'), 'project'), env: {}, lsp: undefined as unknown as LspSession, version: 1 };
-  const b: Clone = { name: 'b', root: path.join(tempDir('engram-hub-b-'), 'project'), env: {}, lsp: undefined as unknown as LspSession, version: 1 };
-  const uri = (clone: Clone) => pathToFileURL(path.join(clone.root, 'src', 'db.ts')).href;
-  const hover = (clone: Clone, line: number) => clone.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(clone) }, position: { line, character: 2 } }) as Promise<HoverResult>;
-  const engram = (clone: Clone, args: string[], stdin?: string) => runEngram(args, { env: clone.env, cwd: clone.root, stdin });
+  const a = newClone('a', path.join(tempDir('engram-hub-a-'), 'project'), {});
+  const b = newClone('b', path.join(tempDir('engram-hub-b-'), 'project'), {});
+  const uri = dbUri;
+  const hover = hoverDb;
+  const engram = engramIn;
   const exported = async (clone: Clone) => (await engram(clone, ['export'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; title: string; status: string; kind: string });
   let rule: MemorySummary;
 
-  async function start(clone: Clone): Promise<void> {
-    clone.lsp = startLsp(clone.env);
-    await clone.lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(clone.root).href, name: clone.name }], capabilities: {} });
-    await clone.lsp.connection.sendNotification('initialized', {});
-  }
-
-  async function open(clone: Clone): Promise<void> {
-    const text = readFileSync(path.join(clone.root, 'src', 'db.ts'), 'utf8');
-    await clone.lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(clone), languageId: 'typescript', version: ++clone.version, text } });
-  }
+  const start = startServer;
+  const open = openDb;
 
   before(async () => {
     pg = await startPostgres();
@@ -63,15 +39,9 @@ describe('team hub on PostgreSQL, two developers', () => {
     const url = `postgres://engram_admin@127.0.0.1:${pg.port}/team?sslmode=disable`;
     a.env = { ...homes[0], ENGRAM_TEAM_URL: url, PGPASSFILE: passfile };
     b.env = { ...homes[1], ENGRAM_TEAM_URL: url, PGPASSFILE: passfile };
-    git(path.dirname(origin), 'init', '-q', '--bare', '-b', 'main', origin);
-    const seed = path.join(path.dirname(origin), 'seed');
-    cpSync(path.join(REPO_ROOT, 'demo'), seed, { recursive: true });
-    git(seed, 'init', '-q', '-b', 'main');
-    git(seed, 'add', '.');
-    git(seed, 'commit', '-qm', 'demo');
-    git(seed, 'push', '-q', origin, 'main');
-    git(path.dirname(a.root), 'clone', '-q', origin, a.root);
-    git(path.dirname(b.root), 'clone', '-q', origin, b.root);
+    seedOrigin(origin);
+    cloneOrigin(origin, a);
+    cloneOrigin(origin, b);
   });
   after(async () => {
     await a.lsp?.close();

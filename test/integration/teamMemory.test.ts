@@ -1,32 +1,16 @@
 // Issue 23, team memory through the repository: two clones of one repository, two ENGRAM_HOMEs,
 // real git, the real memory server over LSP, the real CLI and the real hook path.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
 import type { MemorySummary } from '../../server/src/protocol';
-import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { eventually } from '../support/eventually';
-import { startLsp, type LspSession } from '../support/lspClient';
+import { cloneOrigin, dbUri, engramIn, git, hoverDb, newClone, openDb, seedOrigin, startServer, type Clone } from '../support/demoClones';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
-
-type HoverResult = { contents: { value: string } } | null;
-interface Clone {
-  readonly name: string;
-  readonly root: string;
-  readonly env: NodeJS.ProcessEnv;
-  lsp: LspSession;
-  version: number;
-}
 
 const RULE = 'All SQL goes through query() with bound parameters.';
 const EDITED = 'All SQL goes through query() with bound parameters; never concatenate input.';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.invalid', '-c', 'pull.rebase=false', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
 
 /** git, expected to fail (a conflicted merge): its combined output. */
 function gitFails(cwd: string, ...args: string[]): string {
@@ -43,37 +27,21 @@ const memoryLines = (clone: Clone) => readFileSync(teamFile(clone), 'utf8').spli
 
 describe('team memory through the repository, across two clones', () => {
   const origin = path.join(tempDir('engram-team-origin-'), 'origin.git');
-  const a: Clone = { name: 'a', root: path.join(tempDir('engram-team-a-'), 'project'), env: isolatedEnv(), lsp: undefined as unknown as LspSession, version: 1 };
-  const b: Clone = { name: 'b', root: path.join(tempDir('engram-team-b-'), 'project'), env: isolatedEnv(), lsp: undefined as unknown as LspSession, version: 1 };
-  const uri = (clone: Clone) => pathToFileURL(path.join(clone.root, 'src', 'db.ts')).href;
-  const hover = (clone: Clone, line: number) => clone.lsp.connection.sendRequest('textDocument/hover', { textDocument: { uri: uri(clone) }, position: { line, character: 2 } }) as Promise<HoverResult>;
-  const engram = (clone: Clone, args: string[], stdin?: string) => runEngram(args, { env: clone.env, cwd: clone.root, stdin });
+  const a = newClone('a', path.join(tempDir('engram-team-a-'), 'project'), isolatedEnv());
+  const b = newClone('b', path.join(tempDir('engram-team-b-'), 'project'), isolatedEnv());
+  const uri = dbUri;
+  const hover = hoverDb;
+  const engram = engramIn;
   const exported = async (clone: Clone) => (await engram(clone, ['export'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; title: string; status: string; meta: Record<string, unknown> });
   let sharedRule: MemorySummary;
 
-  async function start(clone: Clone): Promise<void> {
-    clone.lsp = startLsp(clone.env);
-    await clone.lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(clone.root).href, name: clone.name }], capabilities: {} });
-    await clone.lsp.connection.sendNotification('initialized', {});
-  }
-
-  /** The editor opens (or re-reads) src/db.ts as it is on disk now. */
-  async function open(clone: Clone): Promise<void> {
-    const text = readFileSync(path.join(clone.root, 'src', 'db.ts'), 'utf8');
-    await clone.lsp.connection.sendNotification('textDocument/didClose', { textDocument: { uri: uri(clone) } });
-    await clone.lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: uri(clone), languageId: 'typescript', version: ++clone.version, text } });
-  }
+  const start = startServer;
+  const open = openDb;
 
   before(async () => {
-    git(path.dirname(origin), 'init', '-q', '--bare', '-b', 'main', origin);
-    const seed = path.join(path.dirname(origin), 'seed');
-    cpSync(path.join(REPO_ROOT, 'demo'), seed, { recursive: true });
-    git(seed, 'init', '-q', '-b', 'main');
-    git(seed, 'add', '.');
-    git(seed, 'commit', '-qm', 'demo');
-    git(seed, 'push', '-q', origin, 'main');
-    git(path.dirname(a.root), 'clone', '-q', origin, a.root);
-    git(path.dirname(b.root), 'clone', '-q', origin, b.root);
+    seedOrigin(origin);
+    cloneOrigin(origin, a);
+    cloneOrigin(origin, b);
     await start(a);
     await start(b);
     await open(a);
@@ -235,9 +203,10 @@ describe('team memory through the repository, across two clones', () => {
     assert.equal(share.code, 1);
     assert.match(share.stderr, /Fix it first/);
   });
+
   it("a third developer's first Claude Code session in a fresh clone, with no memory server, starts with the team's memories", async () => {
-    const c: Clone = { name: 'c', root: path.join(tempDir('engram-team-c-'), 'project'), env: isolatedEnv(), lsp: undefined as unknown as LspSession, version: 1 };
-    git(path.dirname(c.root), 'clone', '-q', origin, c.root);
+    const c = newClone('c', path.join(tempDir('engram-team-c-'), 'project'), isolatedEnv());
+    cloneOrigin(origin, c);
     const hook = await engram(c, ['hook', 'session-start'], JSON.stringify({ session_id: 'c-1', cwd: c.root, hook_event_name: 'SessionStart', source: 'startup' }));
     assert.equal(hook.code, 0, hook.stderr);
     const context = (JSON.parse(hook.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
