@@ -1,12 +1,24 @@
 import os from 'node:os';
-import pg from 'pg';
+import type pgModule from 'pg';
 import { describeHubUrl } from './hubSettings';
 import { passwordFromFile, type PasswordFor } from './passwordFile';
 
 /** The hub cannot be reached or refused a request; the message names the hub without its password. */
 export class HubError extends Error {}
 
-export type HubClient = pg.Client;
+export type HubClient = pgModule.Client;
+
+let loaded: typeof pgModule | undefined;
+
+/**
+ * node-postgres, loaded on first connection: `engram recall`, doctor and the memory server of a
+ * project with no hub must not evaluate the driver at startup (~30 ms unbundled).
+ */
+function pg(): typeof pgModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, see above
+  loaded ??= require('pg') as typeof pgModule;
+  return loaded;
+}
 
 export interface ConnectOptions {
   /** Connecting and each statement give up after this long: a slow hub never holds Engram up for long. */
@@ -25,7 +37,7 @@ export async function connectHub(url: string, options: ConnectOptions = {}): Pro
   const env = options.env ?? process.env;
   // Without a password in the URL: PGPASSWORD, else the password file (read only when the server asks for one).
   const password = new URL(url).password ? undefined : () => (env.PGPASSWORD ?? passwordFromFile(connectionTarget(url, env), env)) as string;
-  const client = new pg.Client({ connectionString: libpqSslmode(url), connectionTimeoutMillis: timeout, query_timeout: timeout * 4, application_name: 'engram', keepAlive: true });
+  const client = new (pg().Client)({ connectionString: libpqSslmode(url), connectionTimeoutMillis: timeout, query_timeout: timeout * 4, application_name: 'engram', keepAlive: true });
   // Set after construction: node-postgres lets the parsed URL's (absent) password replace a `password` option.
   if (password) (client as unknown as { password: () => string }).password = password;
   // A dropped connection is reported by the next query; without a listener it would end the process.
