@@ -12,7 +12,7 @@ import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { eventually as waitFor } from '../support/eventually';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 import { startDemoVsCode, type CodeServer } from './support/demoVsCode';
-import { clickCodeLens, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
+import { clickCodeLens, goToLine, hoverOnLine, openFile, openWorkbench, runCommand, screenshot, type Workbench } from './support/workbench';
 
 const CONSTRAINT = 'All SQL goes through query() with bound parameters';
 const EDIT_TITLE = 'Edited findCustomer (+1 \u22121) in src/db.ts';
@@ -99,12 +99,6 @@ async function showTimeline(page: Page): Promise<Frame> {
   return frame;
 }
 
-async function goToLine(page: Page, line: number): Promise<void> {
-  await page.keyboard.press('Control+G');
-  await page.keyboard.type(String(line));
-  await page.keyboard.press('Enter');
-}
-
 describe('the Engram memory panel and timeline in a real VS Code', { timeout: 600_000 }, () => {
   const work = tempDir('engram-e2e-views-');
   let server: CodeServer;
@@ -159,7 +153,6 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
   it('records an edit saved during the test as a diff memory: the panel shows it and opens it in the diff editor', async () => {
     const page = workbench.page;
     // Focus the editor on a rendered line: the CodeLens widgets between lines would take a click.
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().click({ position: { x: 2, y: 2 } });
     await goToLine(page, 17);
     await page.keyboard.press('End');
     await page.keyboard.type(' // the first row, or null');

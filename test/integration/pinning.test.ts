@@ -44,6 +44,8 @@ describe('pinning a selection as a constraint, through the memory server', () =>
   });
 
   it('pins the code and shows it on hover (with open and unpin links) and in CodeLens', async () => {
+    // The file's rules were read at open and by this hover; the pin must still show.
+    assert.equal(await hover(7), null, 'no rule governs the code before the pin');
     pinned = (await lsp.connection.sendRequest('engram/pinConstraint', {
       uri: uri(),
       range: { start: { line: 4, character: 0 }, end: { line: 13, character: 0 } },

@@ -211,17 +211,42 @@ function activeEditor(page: Page): Locator {
   return inActiveGroup.or(anyVisible).first();
 }
 
-async function goToLine(page: Page, line: number): Promise<void> {
-  // Click a rendered line, not the top-left corner of the text area: a CodeLens at the top of the
-  // file sits there and would take the click (and run its command).
+/**
+ * Puts the cursor at the start of a 1-based line of the active editor, and waits until the
+ * editor says it is there: keys typed before "Go to Line" has its input (right after a click in
+ * the Explorer, say) land elsewhere, and the next keys then act on the wrong lines.
+ */
+export async function goToLine(page: Page, line: number): Promise<void> {
+  // "Go to Line" acts on the active text editor wherever the focus is (the Explorer, a webview).
   await page.keyboard.press('Escape');
-  await activeEditor(page).locator('.view-lines .view-line').first().click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('Control+G');
   const input = quickInput(page).locator('.quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
   await input.fill(`:${line}`);
   await page.keyboard.press('Enter');
   await quickInput(page).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Home');
+  await cursorReaches(page, new RegExp(`^Ln ${line}, Col 1$`));
+}
+
+/** Selects `count` whole lines from a 1-based line of the active editor (the selection ends at column 1 of the next line). */
+export async function selectLines(page: Page, first: number, count: number): Promise<void> {
+  await goToLine(page, first);
+  for (let i = 0; i < count; i++) await page.keyboard.press('Shift+ArrowDown');
+  await cursorReaches(page, new RegExp(`^Ln ${first + count}, Col 1 \\(\\d+ selected\\)$`));
+}
+
+/** Waits for the status bar's cursor position (e.g. "Ln 16, Col 1 (108 selected)") to match. */
+async function cursorReaches(page: Page, position: RegExp): Promise<void> {
+  const deadline = Date.now() + UI_TIMEOUT_MS;
+  let shown = '';
+  while (Date.now() < deadline) {
+    shown = (await page.locator('.part.statusbar #status\\.editor\\.selection').innerText().catch(() => '')).trim();
+    if (position.test(shown)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`the cursor is not where it was put: the status bar says "${shown}", expected ${position}`);
 }
 
 /** Viewport point over `text` (or the line's first token) on a rendered 1-based line, or null if the line is not rendered. */
