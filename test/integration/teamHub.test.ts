@@ -2,7 +2,7 @@
 // server over LSP, the real CLI and the real hook path, and a real PostgreSQL
 // (test/support/postgres.ts). Nothing is committed: what B gets, B gets through the hub.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { MemorySummary, ServerStatusParams } from '../../server/src/protocol';
@@ -134,5 +134,24 @@ describe('team hub on PostgreSQL, two developers', () => {
     pg.start();
     await a.lsp.waitFor('engram/status', (p) => (p as ServerStatusParams).team === 'online', 30_000);
     await eventually("the offline decision in B's store", async () => ((await exported(b)).some((m) => m.title === 'Decision made while the hub was down.') ? true : undefined), { timeoutMs: 30_000, context: () => b.lsp.stderr() });
+  });
+
+  it('a password typed into engram.team.url: the memory server syncs with it, and neither config.json nor its log holds it', async () => {
+    // No ENGRAM_TEAM_URL and no password file: the setting is all this developer gave.
+    const c = newClone('c', path.join(tempDir('engram-hub-c-'), 'project'), isolatedEnv());
+    cloneOrigin(origin, c);
+    const withPassword = `postgres://engram_admin:${encodeURIComponent(SUPERUSER_PASSWORD)}@127.0.0.1:${pg.port}/team?sslmode=disable`;
+    await start(c, { team: { url: withPassword, syncAll: false } });
+    try {
+      await eventually("A's decision in C's store", async () => ((await exported(c)).some((m) => m.title.startsWith('Decision: connection retries')) ? true : undefined), { timeoutMs: 20_000, context: () => c.lsp.stderr() });
+      const config = readFileSync(path.join(c.env.ENGRAM_HOME!, 'config.json'), 'utf8');
+      assert.ok(!config.includes(SUPERUSER_PASSWORD), config);
+      assert.equal((JSON.parse(config) as { team: { url: string } }).team.url, `postgres://engram_admin@127.0.0.1:${pg.port}/team?sslmode=disable`);
+      const log = (c.lsp.received.get('window/logMessage') ?? []).map((p) => (p as { message: string }).message).join('\n') + c.lsp.stderr();
+      assert.match(log, /the password in engram\.team\.url is used by this memory server only/);
+      assert.ok(!log.includes(SUPERUSER_PASSWORD));
+    } finally {
+      await c.lsp.close();
+    }
   });
 });

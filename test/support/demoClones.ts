@@ -45,9 +45,9 @@ export function cloneOrigin(origin: string, clone: Clone): void {
 }
 
 /** The clone's memory server, initialized on its folder. */
-export async function startServer(clone: Clone): Promise<void> {
+export async function startServer(clone: Clone, initializationOptions?: unknown): Promise<void> {
   clone.lsp = startLsp(clone.env);
-  await clone.lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(clone.root).href, name: clone.name }], capabilities: {} });
+  await clone.lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(clone.root).href, name: clone.name }], capabilities: {}, initializationOptions });
   await clone.lsp.connection.sendNotification('initialized', {});
 }
 

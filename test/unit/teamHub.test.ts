@@ -6,7 +6,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { belongsOnHub } from '../../server/src/hub/hubRecord';
-import { checkHubUrl, describeHubUrl, hubSettings } from '../../server/src/hub/hubSettings';
+import { checkHubUrl, describeHubUrl, hubSettings, withoutPassword } from '../../server/src/hub/hubSettings';
 import { passwordFromFile } from '../../server/src/hub/passwordFile';
 import { normalizeRemote } from '../../server/src/hub/projectIdentity';
 import { grantStatements } from '../../server/src/hub/grantAccess';
@@ -37,6 +37,15 @@ describe('team hub: the URL and its credentials', () => {
   it('shows user, host, database and sslmode, never the password or other parameters', () => {
     assert.equal(describeHubUrl('postgres://alice:s3cret-pw@db.example.com:5432/engram?sslmode=verify-full&password=other'), 'postgres://alice@db.example.com:5432/engram?sslmode=verify-full');
     assert.equal(describeHubUrl('not a url s3cret'), '(an unreadable URL)');
+  });
+  it('config.json keeps the URL without its password (the memory server keeps that in memory)', () => {
+    assert.equal(withoutPassword('postgres://alice:s3cret-pw@db.example.com:5432/engram?sslmode=verify-full'), 'postgres://alice@db.example.com:5432/engram?sslmode=verify-full');
+    assert.equal(withoutPassword('postgres://alice@db.example.com/engram?password=s3cret-pw&sslmode=require'), 'postgres://alice@db.example.com/engram?sslmode=require');
+    assert.equal(withoutPassword('postgres://alice@db.example.com/engram'), 'postgres://alice@db.example.com/engram', 'a URL without a password is kept as written');
+    assert.equal(withoutPassword(''), '');
+    const home = tempDir('engram-hub-setting-');
+    const env = { ENGRAM_HOME: home };
+    assert.equal(hubSettings(env, 'postgres://alice:s3cret-pw@db.example.com/engram')!.url, 'postgres://alice:s3cret-pw@db.example.com/engram', "the server's own setting is used as given");
   });
   it('the redactor removes a password from a postgres URL in any text (logs, errors)', () => {
     const text = new Redactor().text('connect failed for postgres://alice:Pg4xKq9Zt2Lm8Rw3@db.internal:5432/engram');

@@ -11,10 +11,14 @@ export interface HubSettings {
 /** The hub URL cannot be used; the message says what to change. */
 export class HubSettingsError extends Error {}
 
-/** The settings, or null when no hub is configured (the usual case: Engram is local). */
-export function hubSettings(env: NodeJS.ProcessEnv = process.env): HubSettings | null {
+/**
+ * The settings, or null when no hub is configured (the usual case: Engram is local).
+ * `configuredUrl`: the memory server's own `engram.team.url`, which may hold a password that
+ * config.json does not (withoutPassword).
+ */
+export function hubSettings(env: NodeJS.ProcessEnv = process.env, configuredUrl?: string): HubSettings | null {
   const { config } = readEngramConfig(env);
-  const url = (env.ENGRAM_TEAM_URL ?? '').trim() || config.team.url.trim();
+  const url = (env.ENGRAM_TEAM_URL ?? '').trim() || (configuredUrl ?? config.team.url).trim();
   if (!url) return null;
   checkHubUrl(url);
   const syncAll = env.ENGRAM_TEAM_SYNC_ALL === undefined ? config.team.syncAll : env.ENGRAM_TEAM_SYNC_ALL === '1';
@@ -27,6 +31,24 @@ function parsed(url: string): URL {
   } catch {
     throw new HubSettingsError(`the team hub URL is not a URL (expected postgres://user@host:5432/database): ${describeHubUrl(url)}`);
   }
+}
+
+/**
+ * The URL to keep in config.json for the CLI, hooks and MCP servers: a password typed into the
+ * setting stays with the memory server, in memory (those processes take it from PGPASSWORD or
+ * the password file). Anything unparsable is kept as written, for the reader to report.
+ */
+export function withoutPassword(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return url;
+  }
+  if (!u.password && !u.searchParams.has('password')) return url;
+  u.password = '';
+  u.searchParams.delete('password');
+  return u.toString();
 }
 
 export function checkHubUrl(url: string): void {

@@ -33,10 +33,12 @@ export class HubFollower {
     private readonly projects: ProjectRegistry,
     private readonly onChanged: (project: Project | null) => void,
     env: NodeJS.ProcessEnv = process.env,
+    /** `engram.team.url` as VS Code gave it (config.json keeps it without a password). */
+    configuredUrl?: string,
   ) {
     let settings: HubSettings | null = null;
     try {
-      settings = hubSettings(env);
+      settings = hubSettings(env, configuredUrl);
     } catch (error) {
       connection.console.warn(`Team hub: ${(error as Error).message}; not syncing.`);
     }

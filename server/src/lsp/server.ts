@@ -25,6 +25,7 @@ import { TranscriptFollower } from './transcriptFollower';
 import { HistoryFollower } from './historyFollower';
 import { TeamFollower } from './teamFollower';
 import { HubFollower } from './hubFollower';
+import { withoutPassword } from '../hub/hubSettings';
 import { redactConsole } from './redactedConsole';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
@@ -156,7 +157,7 @@ export function runLanguageServer(): Connection {
     // Before any project opens: every Engram process (CLI, hooks, MCP) redacts and ranks the same way.
     try {
       const captureRules = { exclude: [...settings.exclude], bulkThreshold: settings.bulkThreshold };
-      if (writeEngramConfig({ capture: captureRules, redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks, team: teamSettings })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
+      if (writeEngramConfig({ capture: captureRules, redact: { patterns: [...redactPatterns] }, recall: { weights: recallWeights }, capacity, hooks, team: { ...teamSettings, url: withoutPassword(teamSettings.url) } })) connection.console.info(`Saved redaction patterns and recall weights to ${configFile()}.`);
     } catch (error) {
       connection.console.error(`Could not save redaction patterns to ${configFile()}: ${(error as Error).message}`);
     }
@@ -176,7 +177,10 @@ export function runLanguageServer(): Connection {
     transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
     history = new HistoryFollower(connection, projects, onRecorded);
     team = new TeamFollower(connection, projects, onRecorded);
-    hub = new HubFollower(connection, projects, onRecorded);
+    if (withoutPassword(teamSettings.url) !== teamSettings.url) {
+      connection.console.warn('Team hub: the password in engram.team.url is used by this memory server only, and VS Code keeps it in settings.json as plain text; the CLI, hooks and MCP servers read it from ~/.pgpass or PGPASSWORD (docs/team.md).');
+    }
+    hub = new HubFollower(connection, projects, onRecorded, process.env, teamSettings.url);
     return {
       capabilities: {
         // Saves come without text: the server already has it through incremental sync.
