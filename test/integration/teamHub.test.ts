@@ -60,6 +60,9 @@ describe('team hub on PostgreSQL, two developers', () => {
     assert.match(status.stdout, /project: file:.*origin\n/);
     assert.match(status.stdout, /hub: reachable, schema version 1/);
     assert.ok(!status.stdout.includes(SUPERUSER_PASSWORD));
+    const doctor = await engram(a, ['doctor']);
+    assert.equal(doctor.code, 0, doctor.stdout);
+    assert.match(doctor.stdout, /^✓ team hub +postgres:\/\/engram_admin@127\.0\.0\.1:\d+\/team\?sslmode=disable; project: file:.*; hub: reachable, schema version 1/m);
     await start(a);
     await start(b);
     await open(a);
@@ -131,6 +134,9 @@ describe('team hub on PostgreSQL, two developers', () => {
     assert.equal(status.code, 1);
     assert.match(status.stdout, /hub: offline/);
     assert.match(status.stdout, /pending: [1-9]\d* local changes/);
+    const doctor = await engram(a, ['doctor']);
+    assert.equal(doctor.code, 0, 'local memory works: a hub that is down is a warning');
+    assert.match(doctor.stdout, /^! team hub +postgres:.*hub: offline \(.*pending: [1-9]\d* local changes/m);
     pg.start();
     await a.lsp.waitFor('engram/status', (p) => (p as ServerStatusParams).team === 'online', 30_000);
     await eventually("the offline decision in B's store", async () => ((await exported(b)).some((m) => m.title === 'Decision made while the hub was down.') ? true : undefined), { timeoutMs: 30_000, context: () => b.lsp.stderr() });

@@ -6,6 +6,7 @@ import type { Command } from '../command';
 import { projectOptionSpec, sweepRedactions, withProject } from '../projectOption';
 import { explainStoreError, storePlace } from '../../store/storeProblem';
 import { checkClaudeFrontDoors } from './doctorClaude';
+import { checkTeamHub } from './doctorHub';
 import { repairProject } from './doctorRepair';
 import { teamFileReport } from './team';
 import { describeRuntimeOrigin, runtimeOriginOf } from '../../runtime/runtimeOrigin';
@@ -166,10 +167,11 @@ export const doctorCommand: Command = {
           ...(await withProject(
             args,
             io,
-            (project) => [
+            async (project) => [
               ...(repair ? [sweepCheck(project, io)] : []),
               ...checkDatabase(project, io.env),
               guarded('team', project, io.env, () => checkTeamFile(project)),
+              await checkTeamHub(project, io),
               checkClaudeFrontDoors(project.root, io.env),
             ],
             // The doctor reports a sweep that is due; --repair runs it.
