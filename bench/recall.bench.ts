@@ -115,15 +115,15 @@ function benchInProcess(root: string, env: NodeJS.ProcessEnv, fixture: MemoryFix
     const options = { weights: project.recallWeights, usage: project.usage };
     // The memory server loads every scoring row in slices after the project opens (lsp/server.ts); here at once.
     const loadStart = performance.now();
-    const loaded = project.store.keepEveryCandidate();
+    const loaded = project.store.reads.keepEveryCandidate();
     console.log(`${`every scoring row loaded at once (${loaded.toLocaleString('en')})`.padEnd(58)} ${(performance.now() - loadStart).toFixed(0).padStart(7)} ms`);
     // The memory server builds it in slices after the project opens (lsp/textIndexUpkeep.ts); here at once.
     const before = process.memoryUsage();
     const indexStart = performance.now();
-    void project.store.buildTextIndex();
+    void project.store.reads.buildTextIndex();
     const indexMs = performance.now() - indexStart;
     const after = process.memoryUsage();
-    const size = project.store.textIndex()?.size();
+    const size = project.store.reads.textIndex()?.size();
     if (!size) throw new Error('the in-memory text index was not built');
     const grewMb = (after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6;
     console.log(`${'in-memory text index, built at once'.padEnd(58)} ${indexMs.toFixed(0).padStart(7)} ms   ${size.postings.toLocaleString('en')} postings of ${size.terms.toLocaleString('en')} terms, heap +${grewMb.toFixed(0)} MB (before GC)`);
@@ -242,7 +242,7 @@ async function benchEditor(root: string, env: NodeJS.ProcessEnv, fixture: Memory
     const writer = openProject(root, env);
     const afterChange = { hover: [] as number[], lens: [] as number[] };
     try {
-      const ids = writer.store.byRowids(writer.store.rowidsRecent(2 * AFTER_CHANGE_ROUNDS)).map((m) => m.id);
+      const ids = writer.store.reads.byRowids(writer.store.reads.rowidsRecent(2 * AFTER_CHANGE_ROUNDS)).map((m) => m.id);
       for (let i = 0; i < AFTER_CHANGE_ROUNDS; i++) {
         writer.usage.shown([ids[2 * i]!], Date.now());
         let start = performance.now();

@@ -156,8 +156,8 @@ function benchInProcess(store: CachedStore, root: string, env: NodeJS.ProcessEnv
     const options = { weights: project.recallWeights, usage: project.usage };
     const before = process.memoryUsage();
     const t = performance.now();
-    project.store.keepEveryCandidate();
-    void project.store.buildTextIndex();
+    project.store.reads.keepEveryCandidate();
+    void project.store.reads.buildTextIndex();
     const after = process.memoryUsage();
     const grew = (after.heapUsed + after.arrayBuffers + after.external - before.heapUsed - before.arrayBuffers - before.external) / 1e6;
     line('warm-up at once (what the server does after it starts)', `${(performance.now() - t).toFixed(0).padStart(7)} ms   JS heap and buffers +${grew.toFixed(0)} MB`);

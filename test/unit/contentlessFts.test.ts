@@ -53,9 +53,9 @@ describe('the full-text table without a copy of the text (schema v12)', () => {
       assert.equal(db.prepare("SELECT fts_tags FROM memories WHERE rowid = 4").pluck().get(), 'src/ledger/mod3.ts src ledger mod3 ts');
       // The memory server's index reads the text back from memories: term for term what FTS5 holds.
       const store = new MemoryStore(db, undefined, { resident: true });
-      void store.buildTextIndex();
+      void store.reads.buildTextIndex();
       db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, memory_fts, 'row')");
-      for (const { term, doc } of db.prepare('SELECT term, doc FROM temp.v').all() as { term: string; doc: number }[]) assert.equal(store.textIndex()!.postings(term)?.count ?? 0, doc, term);
+      for (const { term, doc } of db.prepare('SELECT term, doc FROM temp.v').all() as { term: string; doc: number }[]) assert.equal(store.reads.textIndex()!.postings(term)?.count ?? 0, doc, term);
       assert.ok(recall(store, { query: 'ledger invoice', limit: 5 }).length);
     } finally {
       upgraded.db.close();
@@ -70,7 +70,7 @@ describe('the full-text table without a copy of the text (schema v12)', () => {
     const store = new MemoryStore(db);
     const a = store.add({ kind: 'note', title: 'Zeppelin hangar', body: 'helium leaks', why: 'weather', source: 'user', files: ['src/airship.ts'], symbols: ['Airship.dock'] });
     const b = store.add({ kind: 'note', title: 'Dirigible', body: 'hydrogen', source: 'user' });
-    const hits = (q: string) => store.searchRowids(q, 10).length;
+    const hits = (q: string) => store.reads.searchRowids(q, 10).length;
     assert.equal(hits('"helium"'), 1);
     assert.equal(hits('"airship"'), 1, 'path segments are indexed through the tags');
     store.update({ ...store.get(a.id)!, body: 'no more leaks', updatedAt: a.updatedAt + 1 });

@@ -103,7 +103,7 @@ describe('opening a project database', () => {
       const store = new MemoryStore(reopened.db);
       store.add({ kind: 'note', title: 'and another', source: 'user' });
       assert.equal(store.counts().total, 2);
-      assert.equal(store.searchRowids('"small"', 5).length, 1);
+      assert.equal(store.reads.searchRowids('"small"', 5).length, 1);
     } finally {
       reopened.db.close();
     }

@@ -18,22 +18,22 @@ describe('the change log (schema v10) and what the memory server keeps across wr
     try {
       const a = other.store.add({ kind: 'decision', title: 'Pool size is 8', source: 'user', files: ['lib/pool.ts'], symbols: ['Pool'] });
       const b = other.store.add({ kind: 'gotcha', title: 'Checkpoint before backup', source: 'user', files: ['src/db.ts'] });
-      const [ra, rb] = [other.store.rowidsForFile('lib/pool.ts', 1)[0]!, other.store.rowidsForFile('src/db.ts', 1)[0]!];
-      const [rowA, rowB] = server.store.candidates([ra, rb]);
+      const [ra, rb] = [other.store.reads.rowidsForFile('lib/pool.ts', 1)[0]!, other.store.reads.rowidsForFile('src/db.ts', 1)[0]!];
+      const [rowA, rowB] = server.store.reads.candidates([ra, rb]);
       assert.equal(rowA!.pin, 'none');
-      const textB = server.store.lowercaseTexts([rb], 4000).get(rb);
+      const textB = server.store.reads.lowercaseTexts([rb], 4000).get(rb);
       assert.match(textB!, /checkpoint/);
 
       other.store.setPin(a.id, 'hard');
-      const [againA, againB] = server.store.candidates([ra, rb]);
+      const [againA, againB] = server.store.reads.candidates([ra, rb]);
       assert.equal(againA!.pin, 'hard', 'the changed memory is read again');
       assert.equal(againB, rowB, 'the unchanged one is the same object: kept, not read again');
-      assert.equal(server.store.lowercaseTexts([rb], 4000).get(rb), textB);
+      assert.equal(server.store.reads.lowercaseTexts([rb], 4000).get(rb), textB);
 
       other.store.update({ ...b, title: 'Checkpoint the WAL before a backup', files: ['src/db.ts', 'src/backup.ts'] });
-      const [changedB] = server.store.candidates([rb]);
+      const [changedB] = server.store.reads.candidates([rb]);
       assert.deepEqual(changedB!.files, ['src/backup.ts', 'src/db.ts']);
-      assert.match(server.store.lowercaseTexts([rb], 4000).get(rb)!, /wal/);
+      assert.match(server.store.reads.lowercaseTexts([rb], 4000).get(rb)!, /wal/);
 
       const c = other.store.add({ kind: 'fact', title: 'Backups run nightly', source: 'user', files: ['src/backup.ts'] });
       const found = recall(server.store, { file: 'src/backup.ts', limit: 10 });
@@ -51,13 +51,13 @@ describe('the change log (schema v10) and what the memory server keeps across wr
     const { server, other } = twoProcesses();
     try {
       const a = other.store.add({ kind: 'decision', title: 'Pool size is 8', source: 'user', files: ['src/pool.ts'] });
-      const ra = other.store.rowidsForFile('src/pool.ts', 1)[0]!;
-      const [before] = server.store.candidates([ra]);
+      const ra = other.store.reads.rowidsForFile('src/pool.ts', 1)[0]!;
+      const [before] = server.store.reads.candidates([ra]);
       other.store.setPin(a.id, 'soft');
       // As the prune trigger would after 65,536 more changes: the entries the server needs are gone.
       other.transaction(() => (other.store as unknown as { db: { exec(sql: string): void } }).db.exec('DELETE FROM memory_changes WHERE seq < (SELECT max(seq) FROM memory_changes)'));
       other.store.setPin(a.id, 'hard');
-      const [after] = server.store.candidates([ra]);
+      const [after] = server.store.reads.candidates([ra]);
       assert.notEqual(after, before);
       assert.equal(after!.pin, 'hard');
     } finally {

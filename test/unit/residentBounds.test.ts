@@ -28,17 +28,17 @@ describe('what the memory server keeps of a large store', () => {
     const { server, other } = stores();
     const ids = Array.from({ length: 2100 }, (_, i) => other.add({ kind: 'note', title: `note ${i}`, body: 'body', source: 'user', files: [`src/f${i % 7}.ts`] }).id);
     let pauses = 0;
-    const loaded = await server.loadEveryCandidate(async () => {
+    const loaded = await server.reads.loadEveryCandidate(async () => {
       // Another process edits a memory between two slices.
       if (pauses++ === 0) other.update({ ...other.get(ids[10]!)!, importance: 0.99, updatedAt: Date.now() + 1 });
       await nextTurn();
     });
     assert.equal(loaded, 2100);
     assert.ok(pauses >= 1, 'the load paused between slices');
-    const rowids = server.rowidsForFile('src/f3.ts', 1000);
-    assert.deepEqual(server.candidates(rowids).map(scored), other.candidates(rowids).map(scored));
-    assert.equal(server.candidates([server.rowidsRecent(5000).find((r) => server.byRowids([r])[0]!.id === ids[10])!])[0]!.importance, 0.99);
-    assert.equal(await server.loadEveryCandidate(nextTurn), 0, 'loaded once');
+    const rowids = server.reads.rowidsForFile('src/f3.ts', 1000);
+    assert.deepEqual(server.reads.candidates(rowids).map(scored), other.reads.candidates(rowids).map(scored));
+    assert.equal(server.reads.candidates([server.reads.rowidsRecent(5000).find((r) => server.reads.byRowids([r])[0]!.id === ids[10])!])[0]!.importance, 0.99);
+    assert.equal(await server.reads.loadEveryCandidate(nextTurn), 0, 'loaded once');
   });
 
   it('answers before the rows are loaded, reading the ones it needs', () => {
@@ -55,11 +55,11 @@ describe('what the memory server keeps of a large store', () => {
     other.add({ kind: 'note', title: 'far out', body: 'body', source: 'user' });
     serverDb.prepare("UPDATE memories SET rowid = @rowid WHERE title = 'far out'").run({ rowid: Math.max(RESIDENT_ROWS_MAX, TEXT_INDEX_ROWS_MAX) + 1 });
     const server = new MemoryStore(serverDb, undefined, { resident: true });
-    assert.equal(server.keepEveryCandidate(), 0);
-    assert.equal(await server.loadEveryCandidate(nextTurn), 0);
-    assert.equal(await server.buildTextIndex(nextTurn), 0);
-    assert.equal(server.textIndexState, 'too large');
-    assert.equal(server.textIndex(), null);
+    assert.equal(server.reads.keepEveryCandidate(), 0);
+    assert.equal(await server.reads.loadEveryCandidate(nextTurn), 0);
+    assert.equal(await server.reads.buildTextIndex(nextTurn), 0);
+    assert.equal(server.reads.textIndexState, 'too large');
+    assert.equal(server.reads.textIndex(), null);
     assert.equal(recall(server, { query: 'upload backoff', limit: 5 })[0]?.memory.title, 'Retry the upload with backoff');
   });
 

@@ -56,14 +56,14 @@ describe('session neighbours in the store', () => {
     const add = (title: string, sessionId: string | null) => store.add({ kind: 'note', title, body: title, source: 'user', sessionId }).id;
     const titles = ['a0', 'a1', 'b0', 'a2', 'a3', 'a4', 'a5', 'loose'];
     titles.forEach((title) => add(title, title === 'loose' ? null : title[0]!.toUpperCase()));
-    const rowids = store.rowidsRecent(100);
-    const rowidOf = new Map(store.byRowids(rowids).map((m, i) => [m.title, rowids[i]!]));
+    const rowids = store.reads.rowidsRecent(100);
+    const rowidOf = new Map(store.reads.byRowids(rowids).map((m, i) => [m.title, rowids[i]!]));
     const of = (...names: string[]) => names.map((n) => rowidOf.get(n)!).sort((x, y) => x - y);
-    const found = store.sessionNeighbours(of('a3', 'a0', 'loose'), 2);
+    const found = store.reads.sessionNeighbours(of('a3', 'a0', 'loose'), 2);
     assert.deepEqual([...found.get(rowidOf.get('a3')!)!].sort((x, y) => x - y), of('a1', 'a2', 'a4', 'a5'));
     assert.deepEqual([...found.get(rowidOf.get('a0')!)!].sort((x, y) => x - y), of('a1', 'a2'), 'the first has only followers, and the other session is skipped');
     assert.equal(found.has(rowidOf.get('loose')!), false, 'a memory with no session has no neighbours');
-    assert.equal(store.sessionNeighbours(of('a3'), 0).size, 0);
+    assert.equal(store.reads.sessionNeighbours(of('a3'), 0).size, 0);
   });
 });
 
@@ -76,7 +76,7 @@ describe('recall with session context', () => {
       const reply = say('Caroline: A sunset over the lake, with my kids watching.', 's1', 2_000);
       say('Melanie: Sounds lovely. How is the new job going?', 's1', 3_000);
       const elsewhere = say('Caroline: The job is fine, long hours though.', 's2', 4_000);
-      if (resident) await store.buildTextIndex();
+      if (resident) await store.reads.buildTextIndex();
       const results = recall(store, { query: 'What did Melanie paint?', limit: 10 }, { now: 5_000 });
       const found = results.find((r) => r.memory.id === reply.id);
       assert.ok(found, 'the reply shares no word with the question but follows the turn that matched');

@@ -62,20 +62,20 @@ describe('the in-memory full-text index', () => {
   it('holds exactly the terms, documents and lengths FTS5 holds, whatever the script', () => {
     const { db, resident } = stores();
     fill(resident, 3);
-    assert.equal(resident.textIndex(), null, 'nothing until it is built');
-    assert.equal(resident.textIndexState, 'none');
-    void resident.buildTextIndex();
-    assert.equal(resident.textIndexState, 'ready');
-    assertSameAsFts(db, resident.textIndex()!);
+    assert.equal(resident.reads.textIndex(), null, 'nothing until it is built');
+    assert.equal(resident.reads.textIndexState, 'none');
+    void resident.reads.buildTextIndex();
+    assert.equal(resident.reads.textIndexState, 'ready');
+    assertSameAsFts(db, resident.reads.textIndex()!);
   });
 
   it('ranks a word with bm25 exactly as FTS5 does', () => {
     const { resident } = stores();
     fill(resident, 4);
-    void resident.buildTextIndex();
-    const index = resident.textIndex()!;
+    void resident.reads.buildTextIndex();
+    const index = resident.reads.textIndex()!;
     for (const word of ['pool', 'connections', 'retries', 'watchdog', 'café', 'münchen', 'rocket', 'because', 'frames']) {
-      const fromFts = resident.searchRowids(`"${word}"`, 100);
+      const fromFts = resident.reads.searchRowids(`"${word}"`, 100);
       assert.ok(fromFts.length, word);
       const found = searchTextInIndex(index, [word], index.termsOf([word]), 100, Infinity);
       assert.ok(found, word);
@@ -87,13 +87,13 @@ describe('the in-memory full-text index', () => {
   it('keeps the best few of many matches, as FTS5 ranks them, best first', () => {
     const { resident } = stores();
     fill(resident, 6);
-    void resident.buildTextIndex();
-    const index = resident.textIndex()!;
+    void resident.reads.buildTextIndex();
+    const index = resident.reads.textIndex()!;
     for (const word of ['pool', 'because', 'frames', 'rocket']) {
       for (const limit of [1, 3, 5]) {
-        const fromFts = resident.searchRowids(`"${word}"`, limit);
+        const fromFts = resident.reads.searchRowids(`"${word}"`, limit);
         const found = searchTextInIndex(index, [word], index.termsOf([word]), limit, Infinity)!;
-        assert.ok(resident.searchRowids(`"${word}"`, 1000).length > limit, `${word} matches more than ${limit}`);
+        assert.ok(resident.reads.searchRowids(`"${word}"`, 1000).length > limit, `${word} matches more than ${limit}`);
         const ranks = [...found.ranks.values()];
         assert.equal(ranks.length, limit);
         assert.deepEqual([...ranks].sort((a, b) => a - b), ranks, `${word}: best first`);
@@ -105,9 +105,9 @@ describe('the in-memory full-text index', () => {
   it('ranks memories found another way by the words they have, each word looked up in its postings', () => {
     const { resident } = stores();
     fill(resident, 6);
-    void resident.buildTextIndex();
-    const index = resident.textIndex()!;
-    const rowids = resident.rowidsRecent(1000).slice();
+    void resident.reads.buildTextIndex();
+    const index = resident.reads.textIndex()!;
+    const rowids = resident.reads.rowidsRecent(1000).slice();
     assert.ok(rowids.length >= 30);
     // Shuffled (the walk sorts them) and with a rowid no memory has.
     rowids.sort((a, b) => ((a * 7919) % 101) - ((b * 7919) % 101));
@@ -141,8 +141,8 @@ describe('the in-memory full-text index', () => {
   it('leaves a phrase of several index terms to FTS5, which matches it by position', () => {
     const { resident } = stores();
     fill(resident);
-    void resident.buildTextIndex();
-    const index = resident.textIndex()!;
+    void resident.reads.buildTextIndex();
+    const index = resident.reads.textIndex()!;
     assert.equal(searchTextInIndex(index, ['decode_peer'], index.termsOf(['decode_peer']), 100, Infinity), null);
     const { ranks } = searchText(resident, ['decode_peer'], 10);
     assert.equal(ranks.size, 1, 'FTS5 found it instead');
@@ -151,13 +151,13 @@ describe('the in-memory full-text index', () => {
   it('follows additions, edits, archiving and deletions from the change log, by any connection', () => {
     const { db, otherDb, resident, plain } = stores();
     const ids = fill(resident, 2);
-    void resident.buildTextIndex();
+    void resident.reads.buildTextIndex();
     // Written through another connection, as a hook or the CLI would.
     const added = plain.add({ kind: 'note', title: 'Zeppelin hangar', body: 'The zeppelin docks at hangar nine.', source: 'user' });
     const edited = plain.get(ids[0]!)!;
     plain.update({ ...edited, body: 'The pool was replaced by a dirigible registry.' });
     new LifecycleStore(otherDb).purge([ids[2]!]);
-    const index = resident.textIndex()!;
+    const index = resident.reads.textIndex()!;
     assert.equal(index.postings('zeppelin')?.count, 1);
     assert.equal(index.postings(index.termsOf(['dirigible'])[0]![0]!)?.count, 1);
     assertSameAsFts(db, index);
@@ -168,7 +168,7 @@ describe('the in-memory full-text index', () => {
   it('finds what FTS5 finds for a query, and ranks a memory with every word first', () => {
     const { resident, plain } = stores();
     fill(resident, 6);
-    void resident.buildTextIndex();
+    void resident.reads.buildTextIndex();
     for (const query of ['pool watchdog retries', 'café rocket décor', 'connections parseConfig', 'retry policy pool']) {
       const viaIndex = recall(resident, { query, limit: 5 }).map((h) => h.memory.title);
       const viaFts = recall(plain, { query, limit: 5 }).map((h) => h.memory.title);
@@ -180,13 +180,13 @@ describe('the in-memory full-text index', () => {
   it('is dropped after more changes than it brings up to date on a request, and built again', () => {
     const { resident, plain } = stores();
     fill(resident);
-    void resident.buildTextIndex();
+    void resident.reads.buildTextIndex();
     for (let i = 0; i < 2001; i++) plain.add({ kind: 'note', title: `Bulk ${i}`, body: 'bulk import row', source: 'user' });
-    assert.equal(resident.textIndex(), null);
-    assert.equal(resident.textIndexState, 'stale');
+    assert.equal(resident.reads.textIndex(), null);
+    assert.equal(resident.reads.textIndexState, 'stale');
     assert.ok(searchText(resident, ['bulk'], 10).ranks.size, 'recall asks FTS5 meanwhile');
-    void resident.buildTextIndex();
-    assert.equal(resident.textIndex()?.postings('bulk')?.count, 2001);
+    void resident.reads.buildTextIndex();
+    assert.equal(resident.reads.textIndex()?.postings('bulk')?.count, 2001);
   });
 });
 
@@ -204,8 +204,8 @@ describe('common words in the in-memory index (bitsets)', () => {
     commonWords(resident);
     // The FTS5 path plans with term counts, as after an import.
     plain.termStats.recount();
-    void resident.buildTextIndex();
-    const index = resident.textIndex()!;
+    void resident.reads.buildTextIndex();
+    const index = resident.reads.textIndex()!;
     // A budget of 0 postings: every word is common, so the candidates are the fills.
     for (const terms of [['alpha', 'beta'], ['alpha', 'beta', 'gamma'], ['beta', 'delta'], ['gamma', 'delta', 'beta'], ['alpha', 'nowhere']]) {
       const viaIndex = searchTextInIndex(index, terms, index.termsOf(terms), 40, 0)!;
@@ -215,8 +215,8 @@ describe('common words in the in-memory index (bitsets)', () => {
     assert.ok(index.bitsets.size > 0, 'the common words were checked from bitsets');
     // A new memory with all of them, written by another connection: the bitsets follow.
     const added = plain.add({ kind: 'note', title: 'Newest', body: 'alpha beta gamma delta', source: 'user' });
-    const now = resident.textIndex()!;
+    const now = resident.reads.textIndex()!;
     const newest = searchTextInIndex(now, ['beta', 'delta'], now.termsOf(['beta', 'delta']), 5, 0)!;
-    assert.ok(resident.byRowids([...newest.ranks.keys()]).some((m) => m.id === added.id), 'the new memory is among the newest with both words');
+    assert.ok(resident.reads.byRowids([...newest.ranks.keys()]).some((m) => m.id === added.id), 'the new memory is among the newest with both words');
   });
 });

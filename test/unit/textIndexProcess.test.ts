@@ -17,10 +17,10 @@ describe('the text index built in a process of its own', () => {
       const pick = (n: number) => WORDS[(i * 7 + n * 5) % WORDS.length];
       here.add({ kind: 'decision', title: `${pick(1)} ${pick(2)} ${i}`, body: `${pick(3)} then ${pick(4)}; ${pick(5)}.`, why: i % 3 ? `because ${pick(6)}` : null, source: 'user', files: [`src/f${i % 9}.ts`] });
     }
-    void here.buildTextIndex();
-    assert.equal(await threaded.buildTextIndexElsewhere(file), 300);
-    assert.equal(threaded.textIndexState, 'ready');
-    const [a, b] = [here.textIndex()!, threaded.textIndex()!];
+    void here.reads.buildTextIndex();
+    assert.equal(await threaded.reads.buildTextIndexElsewhere(file), 300);
+    assert.equal(threaded.reads.textIndexState, 'ready');
+    const [a, b] = [here.reads.textIndex()!, threaded.reads.textIndex()!];
     assert.deepEqual(b.size(), a.size());
     assert.equal(b.averageLength, a.averageLength);
     for (const word of WORDS) {

@@ -79,7 +79,7 @@ describe('selective full-text search', () => {
     const { ranks } = searchText(store, ["watchdog", "pool"], 10, 10);
     assert.equal(ranks.size, 10);
     const byRank = [...ranks.entries()].sort((a, b) => a[1] - b[1]);
-    const rare = new Set(store.byRowids(byRank.slice(0, 3).map(([rowid]) => rowid)).map((m) => m.id));
+    const rare = new Set(store.reads.byRowids(byRank.slice(0, 3).map(([rowid]) => rowid)).map((m) => m.id));
     assert.deepEqual([...rare].sort(), ids.slice(0, 3).sort(), 'the three watchdog memories rank first');
     for (const [, rank] of byRank.slice(3)) assert.ok(rank > byRank[2]![1], 'memories with only the common word rank below');
   });

@@ -43,7 +43,7 @@ function allHardConstraints(project: Project): Memory[] {
 }
 
 function memoriesOfSession(project: Project, sessionId: string, kinds: readonly MemoryKind[], limit: number): ScoredMemory[] {
-  return project.store.byRowids(project.store.rowidsForSession(sessionId, kinds, limit)).map((memory) => ({ memory, score: 0, explanation: [], relevance: 0 }));
+  return project.store.reads.byRowids(project.store.reads.rowidsForSession(sessionId, kinds, limit)).map((memory) => ({ memory, score: 0, explanation: [], relevance: 0 }));
 }
 
 /**

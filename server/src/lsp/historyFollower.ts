@@ -198,7 +198,7 @@ export class HistoryFollower {
     entry.running = thread;
     this.cancels.set(id, thread);
     // Brought up to date on each query, it would index every write of the import on a request.
-    entry.project.store.dropTextIndex();
+    entry.project.store.reads.dropTextIndex();
     try {
       const report = await thread.done;
       const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -125,7 +125,7 @@ export function runLanguageServer(): Connection {
     setTimeout(async () => {
       try {
         const start = Date.now();
-        const rows = await project.store.loadEveryCandidate(nextTurn);
+        const rows = await project.store.reads.loadEveryCandidate(nextTurn);
         if (rows) connection.console.info(`Loaded recall's scoring rows of ${rows} memories in ${Date.now() - start} ms.`);
       } catch (error) {
         connection.console.warn(`Loading recall's scoring rows failed (recall reads them as it goes): ${(error as Error).message}`);
@@ -273,7 +273,7 @@ export function runLanguageServer(): Connection {
     if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
     sendStatus();
   });
-  registerViewRequests(connection, editorDeps, () => {
+  registerViewRequests(connection, { ...editorDeps, hubSearch: () => hub?.searchAccess() ?? null }, () => {
     if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
     sendStatus();
   });

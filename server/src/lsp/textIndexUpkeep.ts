@@ -14,11 +14,11 @@ export function keepTextIndexesBuilt(connection: Connection, openProjects: () =>
   everyNowAndThen(FIRST_CHECK_MS, CHECK_EVERY_MS, async () => {
     try {
       for (const project of openProjects()) {
-        const state = project.store.textIndexState;
+        const state = project.store.reads.textIndexState;
         // A store too large for the index is looked at again now and then: it may have shrunk.
         if (state === 'building' || state === 'ready') continue;
         const start = Date.now();
-        const rows = await project.store.buildTextIndexElsewhere(project.databaseFile);
+        const rows = await project.store.reads.buildTextIndexElsewhere(project.databaseFile);
         if (rows) connection.console.info(`Indexed the text of ${rows} memories in memory in ${Date.now() - start} ms (${project.root}).`);
       }
     } catch (error) {

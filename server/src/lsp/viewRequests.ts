@@ -16,7 +16,7 @@ import { PIN_LEVELS, type Memory } from '../memory/types';
 import type { Project } from '../project';
 import { TeamFileError } from '../team/shareMemory';
 import { isShared } from '../team/teamMark';
-import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../viewSchemas';
+import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import { fileDeclarations, languageForPath } from '../symbols';
 import {
@@ -46,11 +46,11 @@ import {
 import type { CodeLensDeps } from './codeLens';
 import { governsLine } from './governsLine';
 import { patchSides } from './patchSides';
+import { searchTeamForTimeline, type HubSearchAccess } from './timelineTeamSearch';
 import { viewMemory } from './viewMemory';
 
 const PANEL_MEMORIES = 10;
 const PANEL_SESSIONS = 5;
-const SEARCH_MAX = 200;
 const SESSIONS_MAX = 200;
 /** How often to look for memory changes to announce (writes by this server or any other process). */
 const CHANGE_POLL_MS = 1000;
@@ -65,7 +65,7 @@ const selectionParams = z.object({ uri: z.string().min(1), ids: z.array(z.string
 const timelineFilter = timelineFilterSchema;
 const cursor = timelineCursorSchema;
 const pageParams = z.object({ projectRoot: projectRoot.optional(), filter: timelineFilter, cursor: cursor.nullable(), limit: z.number().int().min(1).max(1000) });
-const searchParams = z.object({ projectRoot: projectRoot.optional(), query: z.string().min(1).max(10_000), filter: timelineFilter, limit: z.number().int().min(1).max(SEARCH_MAX) });
+const searchParams = timelineSearchParamsSchema;
 
 const memoryAction = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pin'), pin: z.enum(PIN_LEVELS) }),
@@ -120,11 +120,16 @@ function showsCompactions(filter: TimelineFilter, statuses: readonly string[]): 
   return !filter.kinds?.length && !filter.path && !filter.symbol && !filter.sources?.length && !filter.pinned && !filter.team && statuses.includes('active');
 }
 
+export interface ViewRequestDeps extends CodeLensDeps {
+  /** The team hub as this server reaches it, for the timeline's team search; null without a hub. */
+  readonly hubSearch: () => HubSearchAccess | null;
+}
+
 /**
  * The requests behind the memory panel (sidebar) and the memory timeline, and the notification
  * that tells them to refetch. Actions report changes through `onChanged` (CodeLens, status bar).
  */
-export function registerViewRequests(connection: Connection, deps: CodeLensDeps, onChanged: () => void): void {
+export function registerViewRequests(connection: Connection, deps: ViewRequestDeps, onChanged: () => void): void {
   const projectOf = (root: string | undefined): Project => {
     const project = root === undefined ? deps.projects.openProjects()[0] : deps.projects.openAt(root);
     if (!project) throw new ResponseError(ErrorCodes.InvalidParams, root === undefined ? 'no project is open' : `${root} is not a project Engram has open`);
@@ -236,7 +241,7 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
     });
     const last = rows[rows.length - 1];
     const nextCursor = rows.length === params.limit && last ? { updatedAt: last.updatedAt, rowid: last.rowid } : null;
-    const entries: TimelineEntry[] = project.store.byRowids(rows.map((r) => r.rowid)).map((m) => ({ type: 'memory', memory: viewMemory(m) }));
+    const entries: TimelineEntry[] = project.store.reads.byRowids(rows.map((r) => r.rowid)).map((m) => ({ type: 'memory', memory: viewMemory(m) }));
     if (showsCompactions(filter, statuses)) {
       // This page covers [its last row, the cursor): the compactions in that span, so none is shown twice.
       const from = nextCursor ? nextCursor.updatedAt : 0;
@@ -245,19 +250,25 @@ export function registerViewRequests(connection: Connection, deps: CodeLensDeps,
       entries.sort((a, b) => timeOf(b) - timeOf(a));
     }
     const sessionIds = entries.map((e) => (e.type === 'memory' ? e.memory.sessionId : e.sessionId));
-    return { projectRoot: project.root, projects: deps.projects.openProjects().map((p) => p.root), entries, sessions: sessionInfos(project, sessionIds), nextCursor };
+    return { projectRoot: project.root, projects: deps.projects.openProjects().map((p) => p.root), entries, sessions: sessionInfos(project, sessionIds), nextCursor, teamHub: deps.hubSearch() !== null };
   });
 
   connection.onRequest(TimelineSearchRequest.type, async (raw): Promise<TimelineSearch> => {
     const params = parse(searchParams, raw);
     const project = projectOf(params.projectRoot);
     const statuses = params.filter.statuses?.length ? params.filter.statuses : TIMELINE_STATUSES;
-    const answer = await answerRecall(project, { query: params.query, kinds: params.filter.kinds, includeArchived: statuses.includes('archived'), limit: SEARCH_MAX });
-    const results = answer.results
-      .filter((r) => matchesFilter(r.memory, params.filter, statuses))
-      .slice(0, params.limit)
-      .map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
-    return { projectRoot: project.root, results, sessions: sessionInfos(project, results.map((r) => r.memory.sessionId)) };
+    const keep = (memory: Memory) => matchesFilter(memory, params.filter, statuses);
+    let results: TimelineSearch['results'];
+    if (params.scope === 'team' || params.scope === 'team-all') {
+      results = await searchTeamForTimeline(project, deps.hubSearch(), { text: params.query, allProjects: params.scope === 'team-all', candidates: TIMELINE_SEARCH_MAX, limit: params.limit }, keep);
+    } else {
+      const answer = await answerRecall(project, { query: params.query, kinds: params.filter.kinds, includeArchived: statuses.includes('archived'), limit: TIMELINE_SEARCH_MAX });
+      results = answer.results
+        .filter((r) => keep(r.memory))
+        .slice(0, params.limit)
+        .map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
+    }
+    return { projectRoot: project.root, results, sessions: sessionInfos(project, results.map((r) => r.memory.sessionId)), teamHub: deps.hubSearch() !== null };
   });
 
   connection.onRequest(AgentSessionsRequest.type, (raw) => {

@@ -12,7 +12,7 @@ const RESOURCE_NOT_FOUND = -32002;
 const CONSTRAINTS_MAX = 500;
 
 function constraintsMarkdown(project: Project): string {
-  const constraints = project.store.byRowids(project.lists.activeConstraints(CONSTRAINTS_MAX + 1));
+  const constraints = project.store.reads.byRowids(project.lists.activeConstraints(CONSTRAINTS_MAX + 1));
   if (!constraints.length) return `# Engram constraints of ${project.root}\n\nNone recorded yet.`;
   const shown = constraints.slice(0, CONSTRAINTS_MAX);
   const groups = [

@@ -31,10 +31,10 @@ export function addedLines(patch: string): string[] {
 
 /** Every distinctive line the file's diff memories added → their rowids, newest first. */
 function addedLinesOfFile(store: MemoryStore, file: string): ReadonlyMap<string, readonly number[]> {
-  const rowids = store.rowidsForFile(file, SCANNED_PER_FILE);
-  const rowidOf = new Map(store.candidates(rowids).filter((row) => row.kind === 'diff').map((row) => [row.id, row.rowid]));
+  const rowids = store.reads.rowidsForFile(file, SCANNED_PER_FILE);
+  const rowidOf = new Map(store.reads.candidates(rowids).filter((row) => row.kind === 'diff').map((row) => [row.id, row.rowid]));
   const writers = new Map<string, number[]>();
-  for (const memory of store.byRowids([...rowidOf.values()])) {
+  for (const memory of store.reads.byRowids([...rowidOf.values()])) {
     const rowid = rowidOf.get(memory.id);
     if (rowid === undefined || !memory.body) continue;
     for (const line of new Set(addedLines(memory.body))) {

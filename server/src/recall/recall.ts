@@ -115,17 +115,17 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
   };
   matched.forEach((_, rowid) => take(rowid));
   if (request.file) {
-    takeAll(store.rowidsForFile(request.file, FILE_CANDIDATES));
-    takeAll(store.rowidsUnderFolder(folderOf(request.file), FOLDER_CANDIDATES));
-    takeAll(store.rowidsUntaggedConstraints());
+    takeAll(store.reads.rowidsForFile(request.file, FILE_CANDIDATES));
+    takeAll(store.reads.rowidsUnderFolder(folderOf(request.file), FOLDER_CANDIDATES));
+    takeAll(store.reads.rowidsUntaggedConstraints());
   }
-  if (request.symbol) takeAll(store.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES));
+  if (request.symbol) takeAll(store.reads.rowidsForSymbol(request.symbol, SYMBOL_CANDIDATES));
   const writers = request.file && request.lineText !== undefined ? lineWriters(store, request.file, request.lineText) : [];
   takeAll(writers);
-  for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) takeAll(store.rowidsForFile(open, OPEN_FILE_CANDIDATES));
-  if (!hasText && !request.file && !request.symbol) takeAll(store.rowidsRecent(RECENT_CANDIDATES));
+  for (const open of (request.openFiles ?? []).slice(0, MAX_OPEN_FILES)) takeAll(store.reads.rowidsForFile(open, OPEN_FILE_CANDIDATES));
+  if (!hasText && !request.file && !request.symbol) takeAll(store.reads.rowidsRecent(RECENT_CANDIDATES));
 
-  const rows = store.candidates(rowids).filter(
+  const rows = store.reads.candidates(rowids).filter(
     (row) =>
       (row.status === 'active' || (request.includeArchived && row.status === 'archived')) &&
       !options.exclude?.has(row.id) &&
@@ -147,10 +147,10 @@ function recallAtOneGeneration(store: MemoryStore, request: RecallRequest, optio
   others.forEach(lower);
 
   // After the candidates are read: their paths have numbers by now.
-  const place = request.file ? store.pathId(request.file) : UNSEEN_PATH;
+  const place = request.file ? store.reads.pathId(request.file) : UNSEEN_PATH;
   const context: ScoringContext = { request, weights: w, now, text, bestRank, usage, folder: request.file ? folderOf(request.file) : '', place, lineWriters: new Set(writers) };
   const top = bestOf(rows, rows.map((row) => scoreOf(context, row)), request.limit).map((row) => ({ row, ...explainScore(context, row) }));
-  const memories = new Map(store.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
+  const memories = new Map(store.reads.byRowids(top.map((s) => s.row.rowid)).map((m) => [m.id, m]));
   return top.flatMap((s) => {
     const memory = memories.get(s.row.id);
     return memory ? [{ memory, score: s.score, explanation: s.parts, relevance: s.relevance, ...(s.textRank === undefined ? {} : { textRank: s.textRank }) }] : [];

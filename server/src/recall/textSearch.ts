@@ -99,7 +99,7 @@ function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: numbe
 export function searchText(store: MemoryStore, terms: readonly string[], limit: number, budget: number = RANKED_POSTINGS): TextMatches {
   const found = matchText(store, terms, limit, budget);
   // The reply after a question that matched, the change after a prompt that matched.
-  const context = withSessionContext(found.ranks, (rowids) => store.sessionNeighbours(rowids, SESSION_CONTEXT_SPAN));
+  const context = withSessionContext(found.ranks, (rowids) => store.reads.sessionNeighbours(rowids, SESSION_CONTEXT_SPAN));
   return { ranks: context.ranks, rankOthers: found.rankOthers, neighboursOnly: context.neighboursOnly };
 }
 
@@ -114,12 +114,12 @@ function matchText(store: MemoryStore, terms: readonly string[], limit: number, 
   const ranks = new Map<number, number>();
   if (!terms.length) return { ranks, rankOthers: null };
   // The memory server's in-memory index, when it has one ready: the same search without SQLite.
-  const index = store.textIndex();
+  const index = store.reads.textIndex();
   const inIndex = index && searchTextInIndex(index, terms, index.termsOf(terms), limit, budget);
   if (inIndex) return inIndex;
   const { rows, docsOf } = docsLookup(store, terms);
   const plan = planTextSearch(terms, docsOf, rows, budget);
-  if (plan.ranked.length) for (const hit of store.searchRowids(ftsQuery(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
+  if (plan.ranked.length) for (const hit of store.reads.searchRowids(ftsQuery(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
   // Memories with every common word first (the ones bm25 would rank high), then with the rarest
   // few, then with any of those: each newest first, FTS5 reading doclists from their ends. An
   // AND of many words meets few matches per page read, so only the first step takes them all.
@@ -132,7 +132,7 @@ function matchText(store: MemoryStore, terms: readonly string[], limit: number, 
   ];
   for (const fill of fills) {
     if (ranks.size >= limit) break;
-    for (const rowid of store.newestTextMatches(fill, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
+    for (const rowid of store.reads.newestTextMatches(fill, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
   }
   if (ranks.size) scoreCommonTermsAndCoverage(store, ranks, terms, new Map(plan.common.map((c) => [c.term, c.idf])));
   const rankOthers = plan.common.length
@@ -155,7 +155,7 @@ function matchText(store: MemoryStore, terms: readonly string[], limit: number, 
  */
 function scoreCommonTermsAndCoverage(store: MemoryStore, ranks: Map<number, number>, terms: readonly string[], commonIdf: ReadonlyMap<string, number>): void {
   if (terms.length < 2 && !commonIdf.size) return;
-  const texts = store.lowercaseTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
+  const texts = store.reads.lowercaseTexts([...ranks.keys()], COVERAGE_TEXT_CHARS);
   for (const [rowid, rank] of ranks) {
     const text = texts.get(rowid) ?? '';
     let found = 0;

@@ -1,7 +1,6 @@
 import type { Memory } from '../memory/types';
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
-import type { ImportOutcome } from './memoryStore';
 import { readMemoryOf, type PreparedMemory } from './preparedImport';
 
 /** Page cache while a batch is written (the default is 2 MB). */
@@ -11,6 +10,9 @@ const BATCH_CHECKPOINT_PAGES = 16_384;
 /** FTS5's limit on pending terms while a batch is written, and its default. */
 const BATCH_FTS_HASH_BYTES = 64 * 1024 * 1024;
 const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
+
+/** What taking one memory did: new, newer than the stored copy, or not newer. */
+export type ImportOutcome = 'added' | 'updated' | 'unchanged';
 
 /** A step of a batch, in order: a run of new memories, or a newer copy of a stored one. */
 type BatchWrite = { readonly added: PreparedMemory[] } | { readonly updated: Memory };
@@ -32,13 +34,13 @@ export interface ImportTransaction {
 }
 
 /**
- * MemoryStore.importMany's writes: the rows MemoryStore.write makes, in transactions of many
+ * MemoryImports.importMany's writes: the rows MemoryWrites.write makes, in transactions of many
  * memories, written the way SQLite takes many rows fastest (each choice below measured importing 100,000).
  */
 export class BulkImport {
   private readonly statements;
 
-  /** `update` replaces an existing memory (MemoryStore.write): rare in an import, so not made faster. */
+  /** `update` replaces an existing memory (MemoryWrites.write): rare in an import, so not made faster. */
   constructor(
     private readonly db: SqliteDatabase,
     private readonly update: (memory: Memory) => void,
@@ -58,7 +60,7 @@ export class BulkImport {
       insertAnchor: () => db.prepare(`INSERT INTO anchors (memory_rowid, path, start_line, start_character, end_line, end_character,
         content_hash, context_before, context_after, stale)
         VALUES (@rowid, @path, @startLine, @startCharacter, @endLine, @endCharacter, @contentHash, @contextBefore, @contextAfter, @stale)`),
-      // The full-text rows of memories just written, read back in SQLite: as MemoryStore.write
+      // The full-text rows of memories just written, read back in SQLite: as MemoryWrites.write
       // inserts them (why null as ''), without crossing into SQLite a second time from JS.
       insertFts: () => db.prepare(`INSERT INTO memory_fts (rowid, title, body, why, tags)
         SELECT rowid, title, body, coalesce(why, ''), fts_tags FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`),
@@ -136,7 +138,7 @@ export class BulkImport {
           if ('added' in step) {
             this.insert(step.added, unindexed);
           } else {
-            // MemoryStore.write replaces the full-text row of a memory this transaction may have added.
+            // MemoryWrites.write replaces the full-text row of a memory this transaction may have added.
             writeFts();
             this.update(step.updated);
           }

@@ -38,8 +38,8 @@ function relatesTo(memory: Memory, symbol: string): boolean {
 /** Constraints tagged with the symbol, a container of it or a member of it, plus project-wide ones. */
 function symbolConstraints(project: Project, symbol: string): Memory[] {
   const rowids = new Set<number>();
-  for (const name of symbolAndContainers(symbol)) for (const rowid of project.store.rowidsForSymbol(name, 200)) rowids.add(rowid);
-  const tagged = project.store.byRowids([...rowids]).filter((m) => m.kind === 'constraint' && m.status === 'active' && relatesTo(m, symbol));
+  for (const name of symbolAndContainers(symbol)) for (const rowid of project.store.reads.rowidsForSymbol(name, 200)) rowids.add(rowid);
+  const tagged = project.store.reads.byRowids([...rowids]).filter((m) => m.kind === 'constraint' && m.status === 'active' && relatesTo(m, symbol));
   const projectWide = project.store.untaggedConstraints().filter((m) => scopeOf(m).kind === 'project');
   return [...tagged, ...projectWide];
 }
@@ -57,7 +57,7 @@ function applicable(project: Project, file: string | undefined, symbol: string |
   } else if (symbol) {
     found = symbolConstraints(project, symbol);
   } else {
-    found = project.store.byRowids(project.lists.activeConstraints(limit + 1));
+    found = project.store.reads.byRowids(project.lists.activeConstraints(limit + 1));
   }
   // Rule candidates are not rules until a person accepts them.
   const unique = [...new Map(found.filter((m) => !isRuleCandidate(m)).map((m) => [m.id, m])).values()];

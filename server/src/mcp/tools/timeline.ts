@@ -53,7 +53,7 @@ export function registerTimelineTool(server: McpServer, ctx: ToolContext): void 
         const file = args.file === undefined ? undefined : projectFile(project, args.file);
         // Newest first, so the rows updated since `since` are the start of the page.
         const rows = project.timeline.page({ statuses: ['active', 'archived'], kinds: args.kinds, path: file, sessionId: args.session, limit: args.limit ?? DEFAULT_LIMIT });
-        const memories = project.store.byRowids(rows.filter((r) => since === undefined || r.updatedAt >= since).map((r) => r.rowid));
+        const memories = project.store.reads.byRowids(rows.filter((r) => since === undefined || r.updatedAt >= since).map((r) => r.rowid));
         const filters = [since === undefined ? '' : `since ${isoDate(since)}`, file ? `about ${file}` : '', args.session ? `from session ${args.session}` : ''].filter(Boolean).join(', ');
         const heading = memories.length
           ? `${memories.length} ${memories.length === 1 ? 'memory' : 'memories'}${filters ? ` ${filters}` : ''}, newest first:`
