@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 /** The core: what every entry point shares. It never reaches back into one. */
-export const CORE_FOLDERS = ['store', 'capture', 'recall', 'transcripts', 'constraints', 'anchors', 'symbols', 'memory', 'history', 'team', 'hub', 'actions', 'capacity', 'util'];
+export const CORE_FOLDERS = ['store', 'paths', 'config', 'capture', 'recall', 'transcripts', 'constraints', 'anchors', 'symbols', 'memory', 'history', 'team', 'hub', 'actions', 'capacity', 'util'];
 
 /** The wire contracts: client, server and webview all import them, so they import nothing with a platform. */
 const CONTRACTS = ['protocol', 'viewProtocol', 'viewSchemas', 'memory/types', 'memory/age'];
@@ -46,7 +46,7 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         database,
         serverInternals(
-          [...CONTRACTS, 'mailbox/mailboxPath', 'runtime/runtimeOrigin', 'runtime/runtimeRequirement', 'store/paths'],
+          [...CONTRACTS, 'mailbox/mailboxPath', 'runtime/runtimeOrigin', 'runtime/runtimeRequirement', 'paths/engramPaths', 'paths/platformPaths', 'paths/pathIdentity'],
           'The extension host never opens the database: from server/src it imports only the contracts and a few pure modules (eslint.config.mjs lists them). Ask the memory server instead.',
         ),
       ),

@@ -14,7 +14,7 @@ import type { UsageStore } from '../server/src/store/usageStore';
 import { openDatabase } from '../server/src/store/database';
 import { MemoryStore } from '../server/src/store/memoryStore';
 import { memoryServerMailbox } from '../server/src/mailbox/mailboxPath';
-import { databasePathFor } from '../server/src/store/paths';
+import { databasePathFor } from '../server/src/paths/engramPaths';
 import { ENGRAM_JS } from '../test/support/engramProcess';
 import { startLsp, startLspWithMailbox } from '../test/support/lspClient';
 import { percentile } from './fixtures';

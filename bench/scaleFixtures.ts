@@ -4,7 +4,7 @@ import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, r
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { memoryToRecord } from '../server/src/memory/record';
-import { databasePathFor } from '../server/src/store/paths';
+import { databasePathFor } from '../server/src/paths/engramPaths';
 import { ENGRAM_JS, REPO_ROOT } from '../test/support/engramProcess';
 import { generateMemoryFixture, type MemoryFixture } from './memoryFixtures';
 

@@ -1,6 +1,6 @@
 import { compileUserPatterns, Redactor } from './capture/redact';
 import { openDatabase } from './store/database';
-import { readEngramConfig, type EngramConfig } from './store/engramConfig';
+import { readEngramConfig, type EngramConfig } from './config/engramConfig';
 import { MemoryStore } from './store/memoryStore';
 import { SessionStore } from './store/sessionStore';
 import { SnapshotStore } from './store/snapshotStore';
@@ -15,7 +15,7 @@ import { TeamMemoryStore } from './store/teamMemoryStore';
 import { HubSyncStore } from './store/hubSyncStore';
 import { DeferredIndexes } from './store/deferredIndexes';
 import { HistoryStore } from './store/historyStore';
-import { databasePathFor, resolveProjectRoot } from './store/paths';
+import { databasePathFor, resolveProjectRoot } from './paths/engramPaths';
 import { explainStoreError, storePlace } from './store/storeProblem';
 import { integrityProblems } from './store/integrity';
 import { SalvageReader } from './store/salvageReader';

@@ -241,7 +241,7 @@ describe('renames and secrets in captured files', () => {
       return found.length ? found : undefined;
     });
     assert.equal(memory!.title, 'Edited charge (+1 \u22121) in lib/billing.ts');
-    const { databasePathFor } = await import('../../server/src/store/paths');
+    const { databasePathFor } = await import('../../server/src/paths/engramPaths');
     const { readFileSync, existsSync } = await import('node:fs');
     const dbFile = databasePathFor(root, env);
     for (const f of [dbFile, `${dbFile}-wal`]) {
@@ -329,7 +329,7 @@ describe('the user\'s own redaction patterns', () => {
         if (!body) await new Promise((r) => setTimeout(r, 150));
       }
       assert.match(body, /\+internal ticket \[REDACTED:user-pattern\]/);
-      const { databasePathFor } = await import('../../server/src/store/paths');
+      const { databasePathFor } = await import('../../server/src/paths/engramPaths');
       const { readFileSync, existsSync } = await import('node:fs');
       const dbFile = databasePathFor(root, env);
       for (const f of [dbFile, `${dbFile}-wal`]) {

@@ -7,7 +7,7 @@ import { generateMemoryFixture } from '../../bench/memoryFixtures';
 import { memoryToRecord } from '../../server/src/memory/record';
 import { openProject } from '../../server/src/project';
 import { TERM_STATS_MIN_ROWS } from '../../server/src/store/termStats';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import { assertBuilt, runEngram } from '../support/engramProcess';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 

@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { findNativeBinding } from '../../server/src/store/nativeBinding';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import { assertBuilt, ENGRAM_JS, runEngram } from '../support/engramProcess';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 

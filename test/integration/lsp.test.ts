@@ -142,7 +142,7 @@ describe('the memory server with an unusable database', () => {
     const env = isolatedEnv();
     const root = tempDir('engram-lsp-bad-');
     mkdirSync(path.join(root, '.git'));
-    const { databasePathFor } = await import('../../server/src/store/paths');
+    const { databasePathFor } = await import('../../server/src/paths/engramPaths');
     const dbFile = databasePathFor(root, env);
     mkdirSync(dbFile, { recursive: true }); // a folder where the database file should be
     const lsp = startLsp(env);

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { NewMemory, PinLevel } from '../../server/src/memory/types';
 import { openProject } from '../../server/src/project';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import { runEngram } from '../support/engramProcess';
 import { eventually } from '../support/eventually';
 import { startLsp, type LspSession } from '../support/lspClient';

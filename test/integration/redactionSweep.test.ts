@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { openDatabase, type SqliteDatabase } from '../../server/src/store/database';
 import { findNativeBinding } from '../../server/src/store/nativeBinding';
 import { MIGRATIONS } from '../../server/src/store/migrations';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import { runEngram } from '../support/engramProcess';
 import { startLsp } from '../support/lspClient';
 import { loadSecretSet, scanControl, type SecretCase } from '../support/secretCorpus';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../server/src/store/database';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import type { AgentSessionSummary } from '../../server/src/viewProtocol';
 import { runEngram } from '../support/engramProcess';
 import { startLsp } from '../support/lspClient';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { findNativeBinding } from '../../server/src/store/nativeBinding';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import { memoryServerMailbox } from '../../server/src/mailbox/mailboxPath';
 import { decodeReply, encodeReply } from '../../server/src/mailbox/mailboxProtocol';
 import { assertBuilt, ENGRAM_JS, runEngram } from '../support/engramProcess';

@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
 import { openDatabase } from '../../server/src/store/database';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import { ENGRAM_JS, assertBuilt, runEngram, type RunResult } from '../support/engramProcess';
 import { resultText, startMcp } from '../support/mcpClient';
 import { handOver, mountNamespace, UNPRIVILEGED } from '../support/restrictedStores';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openProject } from '../../server/src/project';
 import { openDatabase } from '../../server/src/store/database';
-import { databasePathFor } from '../../server/src/store/paths';
+import { databasePathFor } from '../../server/src/paths/engramPaths';
 import type { InjectionEntry } from '../../server/src/protocol';
 import type {
   AgentSessionSummary,

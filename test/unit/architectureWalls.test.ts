@@ -43,7 +43,7 @@ describe('the architecture walls, as the lint enforces them', () => {
   it('keeps the webview to its own code and the wire contracts', async () => {
     assert.match((await walls('webview/src/sidebar/planted.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;\n"))[0]!, /browser sandbox/);
     assert.equal((await walls('webview/src/sidebar/planted.ts', "import { z } from 'zod';\nvoid z;\n")).length, 1, 'no npm package');
-    assert.equal((await walls('webview/src/timeline/planted.ts', "import { x } from '../../../server/src/store/paths';\nvoid x;\n")).length, 1);
+    assert.equal((await walls('webview/src/timeline/planted.ts', "import { x } from '../../../server/src/paths/engramPaths';\nvoid x;\n")).length, 1);
     assert.equal((await walls('webview/src/timeline/planted.ts', "import { x } from '../../../client/src/commands';\nvoid x;\n")).length, 1);
     assert.equal((await walls('webview/src/timeline/planted.ts', "import { provideVSCodeDesignSystem } from '@vscode/webview-ui-toolkit';\nvoid provideVSCodeDesignSystem;\n")).length, 1, 'the toolkit only through its seam');
     assert.deepEqual(await walls('webview/src/shared/toolkit.ts', "import { provideVSCodeDesignSystem } from '@vscode/webview-ui-toolkit';\nvoid provideVSCodeDesignSystem;\n"), []);

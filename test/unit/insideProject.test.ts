@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { isProjectPath } from '../../server/src/memory/projectPath';
-import { ProjectPathCheck } from '../../server/src/store/insideProject';
+import { ProjectPathCheck } from '../../server/src/paths/insideProject';
 import { tempDir } from '../support/tempDirs';
 
 describe('places inside the project', () => {

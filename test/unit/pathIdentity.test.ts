@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { documentPath } from '../../server/src/lsp/documentPath';
-import { isSameOrInside, namesBelow, pathKey } from '../../server/src/store/pathIdentity';
-import { toProjectPath } from '../../server/src/store/paths';
-import { hostPaths, platformPaths } from '../../server/src/store/platformPaths';
+import { isSameOrInside, namesBelow, pathKey } from '../../server/src/paths/pathIdentity';
+import { toProjectPath } from '../../server/src/paths/engramPaths';
+import { hostPaths, platformPaths } from '../../server/src/paths/platformPaths';
 
 const windows = platformPaths('win32');
 const mac = platformPaths('darwin');

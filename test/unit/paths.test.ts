@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { databaseLocations, databasePathFor, engramHome, resolveProjectRoot, toProjectPath } from '../../server/src/store/paths';
-import { platformPaths } from '../../server/src/store/platformPaths';
+import { databaseLocations, databasePathFor, engramHome, resolveProjectRoot, toProjectPath } from '../../server/src/paths/engramPaths';
+import { platformPaths } from '../../server/src/paths/platformPaths';
 import { tempDir } from '../support/tempDirs';
 
 const windows = platformPaths('win32');

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { DEFAULT_CAPACITY } from '../../server/src/capacity/settings';
 import { parseInitializationOptions } from '../../server/src/lsp/initializationOptions';
 import { DEFAULT_WEIGHTS } from '../../server/src/recall/weights';
-import { readEngramConfig } from '../../server/src/store/engramConfig';
+import { readEngramConfig } from '../../server/src/config/engramConfig';
 import { REPO_ROOT } from '../support/engramProcess';
 import { isolatedEnv } from '../support/tempDirs';
 

@@ -9,7 +9,7 @@ import { readNewLines, type CompleteLine, type ReadLinesOptions } from '../../se
 import { claudeConfigDir, encodeProjectFolder, projectsDir } from '../../server/src/transcripts/projectFolder';
 import { parseRecord, type TranscriptRecord } from '../../server/src/transcripts/records';
 import { findTranscripts } from '../../server/src/transcripts/transcriptFiles';
-import { platformPaths } from '../../server/src/store/platformPaths';
+import { platformPaths } from '../../server/src/paths/platformPaths';
 import { tempDir } from '../support/tempDirs';
 
 const windows = platformPaths('win32');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { memoryServerMailbox } from '../../../server/src/mailbox/mailboxPath';
-import { engramHome } from '../../../server/src/store/paths';
+import { engramHome } from '../../../server/src/paths/engramPaths';
 
 /**
  * Where this window's memory server answers hooks and `engram recall`: the server is told at

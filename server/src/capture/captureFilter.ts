@@ -2,7 +2,7 @@ import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { globMatcher } from '../util/globMatcher';
-import { toProjectPath } from '../store/paths';
+import { toProjectPath } from '../paths/engramPaths';
 
 /**
  * Files Engram never captures, whatever the project's .gitignore says: dependencies, build

@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Project } from '../project';
-import { toProjectPath } from '../store/paths';
+import { toProjectPath } from '../paths/engramPaths';
 import type { CaptureFilter } from './captureFilter';
 import { readCapturable } from './readCapturable';
 import { fileState, type ChangeRecorder } from './recordChange';

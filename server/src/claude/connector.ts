@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { engramHome, userHome } from '../store/paths';
+import { engramHome, userHome } from '../paths/engramPaths';
 import { claudeConfigDir } from '../transcripts/projectFolder';
 import { CLAUDE_HOOK_TIMEOUT_S, ENGRAM_HOOKS } from './hookSet';
 import { readJsonObject, writeJsonObject, type JsonObject } from './jsonFile';

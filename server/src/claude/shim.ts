@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runtimeOriginOf, type RuntimeOrigin } from '../runtime/runtimeOrigin';
-import { engramHome } from '../store/paths';
+import { engramHome } from '../paths/engramPaths';
 import { posixQuote, toShellPath } from './shellQuote';
 
 /**

@@ -3,7 +3,7 @@ import { diskPass, type DiskPassResult } from '../capture/diskPass';
 import { ChangeRecorder } from '../capture/recordChange';
 import { logHook } from '../hooks/hookLog';
 import { findMemoryServer } from '../mailbox/mailboxClient';
-import { readEngramConfig } from '../store/engramConfig';
+import { readEngramConfig } from '../config/engramConfig';
 import type { CliIO, ParsedArgs } from './command';
 import { withProject } from './projectOption';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { engramHome } from '../store/paths';
+import { engramHome } from '../paths/engramPaths';
 import { requireBundle } from './codeCache';
 import type { CliIO, Command } from './command';
 import { dispatch, type CommandInfo } from './dispatch';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { openProject, type Project } from '../project';
-import { ProjectPathCheck } from '../store/insideProject';
-import { toProjectPath } from '../store/paths';
+import { ProjectPathCheck } from '../paths/insideProject';
+import { toProjectPath } from '../paths/engramPaths';
 import { explainStoreError, storePlace } from '../store/storeProblem';
 import { CliError, stringOption, type CliIO, type ParsedArgs } from './command';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ChangeRecorder } from '../capture/recordChange';
 import type { Project } from '../project';
-import { toProjectPath } from '../store/paths';
+import { toProjectPath } from '../paths/engramPaths';
 import { editedTexts, editSourceRef, ingestTranscript, whyOf, type IngestResult } from '../transcripts/ingestTranscript';
 import { parseReaderState } from '../transcripts/readerState';
 import { parseToolUseResult } from '../transcripts/records';

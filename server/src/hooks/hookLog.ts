@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { engramHome } from '../store/paths';
+import { engramHome } from '../paths/engramPaths';
 
 const MAX_LOG_BYTES = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { compileUserPatterns, Redactor } from '../capture/redact';
-import { readEngramConfig } from '../store/engramConfig';
+import { readEngramConfig } from '../config/engramConfig';
 import type { HookLogFields } from './hookLog';
 
 /**

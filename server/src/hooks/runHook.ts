@@ -3,7 +3,7 @@ import { pluginDefersToConnector } from '../claude/frontDoor';
 import { openProject, type Project } from '../project';
 import type { AssembledContext } from '../recall/contextAssembly';
 import type { GivenContext } from '../store/injectionStore';
-import { resolveProjectRoot } from '../store/paths';
+import { resolveProjectRoot } from '../paths/engramPaths';
 import { applyTeamFile } from '../team/applyTeamFile';
 import { teamFileStamp } from '../team/teamFile';
 import { currentEditor, promptContext, sessionStartContext } from './hookContext';

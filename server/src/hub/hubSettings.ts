@@ -1,4 +1,4 @@
-import { readEngramConfig } from '../store/engramConfig';
+import { readEngramConfig } from '../config/engramConfig';
 
 /** Where the team hub is and what goes there: from `engram.team.*` (config.json) or ENGRAM_TEAM_URL. */
 export interface HubSettings {

@@ -6,7 +6,7 @@ import { checkCapturableText, readCapturable } from '../capture/readCapturable';
 import { ChangeRecorder, fileState, type CaptureSettings } from '../capture/recordChange';
 import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
-import { toProjectPath } from '../store/paths';
+import { toProjectPath } from '../paths/engramPaths';
 import { fileDeclarations, languageForPath } from '../symbols';
 import type { ProjectRegistry } from './projectRegistry';
 

@@ -1,5 +1,5 @@
 import { URI } from 'vscode-uri';
-import { hostPaths, type PlatformPaths } from '../store/platformPaths';
+import { hostPaths, type PlatformPaths } from '../paths/platformPaths';
 
 /**
  * The file a document URI names, spelled for `paths`' platform; null when it is not a `file:`

@@ -5,7 +5,7 @@ import { runCommand } from '../cli/runCommand';
 import { answerHook } from '../hooks/answerHook';
 import { servedByMemoryServer, type MailboxReply, type MailboxRequest } from '../mailbox/mailboxProtocol';
 import type { MailboxAnswer } from '../mailbox/mailboxServer';
-import { resolveProjectRoot } from '../store/paths';
+import { resolveProjectRoot } from '../paths/engramPaths';
 import type { ProjectRegistry } from './projectRegistry';
 
 const NOT_OPEN: MailboxReply = { handled: false, reason: 'the project is not open in this window' };

@@ -1,7 +1,7 @@
 import { openProject, type Project } from '../project';
-import { namesBelow, pathKey } from '../store/pathIdentity';
-import { resolveProjectRoot, toProjectPath } from '../store/paths';
-import { hostPaths, type PlatformPaths } from '../store/platformPaths';
+import { namesBelow, pathKey } from '../paths/pathIdentity';
+import { resolveProjectRoot, toProjectPath } from '../paths/engramPaths';
+import { hostPaths, type PlatformPaths } from '../paths/platformPaths';
 import { documentPath } from './documentPath';
 
 export interface ProjectProblem {

@@ -12,7 +12,7 @@ import { ChangeCapture } from './changeCapture';
 import type { Project } from '../project';
 import { provideCodeLenses } from './codeLens';
 import { prepareHover, provideHover } from './hover';
-import { configFile, writeEngramConfig } from '../store/engramConfig';
+import { configFile, writeEngramConfig } from '../config/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
 import { openMailbox, type MailboxListener } from '../mailbox/mailboxServer';

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { hostPaths, type PlatformPaths } from '../store/platformPaths';
+import { hostPaths, type PlatformPaths } from '../paths/platformPaths';
 
 /**
  * Whether a runtime directory may hold mailboxes: a folder of this user's own that no one else

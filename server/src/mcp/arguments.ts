@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { MEMORY_KINDS } from '../memory/types';
 import type { Project } from '../project';
-import { ProjectPathCheck } from '../store/insideProject';
-import { toProjectPath } from '../store/paths';
+import { ProjectPathCheck } from '../paths/insideProject';
+import { toProjectPath } from '../paths/engramPaths';
 import { ToolInputError } from './toolResult';
 
 /** Schemas shared by several tools' inputs. Messages are written for the model that has to fix the call. */

@@ -4,7 +4,7 @@ import type { Memory, MemoryId, NewMemory, PinLevel } from '../memory/types';
 import { identifierParts } from '../recall/terms';
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
-import { renamedPath } from './paths';
+import { renamedPath } from '../paths/engramPaths';
 
 /** revises: a later change of the same lines (a user's edit after an agent's); summarizes: a consolidation of its sources. */
 export type MemoryRelation = 'revises' | 'summarizes';

@@ -2,7 +2,7 @@ import { sha256Hex } from '../util/hashing';
 import { lazyStatements } from './lazyStatements';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database';
-import { renamedPath } from './paths';
+import { renamedPath } from '../paths/engramPaths';
 
 /** The last known content of one file, as captured. */
 export interface FileSnapshot {

@@ -1,7 +1,7 @@
 import { accessSync, constants, statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isSameOrInside } from './pathIdentity';
-import { engramHome } from './paths';
+import { isSameOrInside } from '../paths/pathIdentity';
+import { engramHome } from '../paths/engramPaths';
 
 /** What keeps a project's store from being used, each with its own advice. */
 export type StoreProblem = 'locked' | 'read-only' | 'full' | 'not-a-folder' | 'no-access' | 'damaged' | 'disk-error';

@@ -2,7 +2,7 @@ import { applyPatch, type StructuredPatch } from 'diff';
 import path from 'node:path';
 import type { ChangeRecorder } from '../capture/recordChange';
 import type { Project } from '../project';
-import { toProjectPath } from '../store/paths';
+import { toProjectPath } from '../paths/engramPaths';
 import { describeToolCall, resultText, shellDirAfter, toolFailure } from './extract/toolCalls';
 import { openTranscriptReading, type ReadPoint } from './followTranscript';
 import { MAX_STEPS_AFTER_FAILURE, parseReaderState, serializeReaderState, type ReaderState } from './readerState';

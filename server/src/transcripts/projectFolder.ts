@@ -1,5 +1,5 @@
-import { userHome } from '../store/paths';
-import { hostPaths, type PlatformPaths } from '../store/platformPaths';
+import { userHome } from '../paths/engramPaths';
+import { hostPaths, type PlatformPaths } from '../paths/platformPaths';
 
 /** Claude Code cuts longer folder names and appends a hash so distinct long paths stay distinct. */
 const MAX_FOLDER_NAME = 200;

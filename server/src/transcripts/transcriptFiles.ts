@@ -1,8 +1,8 @@
 import { promises as fsp } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import path from 'node:path';
-import { foldCase, isSameOrInside } from '../store/pathIdentity';
-import { hostPaths, type PlatformPaths } from '../store/platformPaths';
+import { foldCase, isSameOrInside } from '../paths/pathIdentity';
+import { hostPaths, type PlatformPaths } from '../paths/platformPaths';
 import { readNewLines } from './lineReader';
 import { encodeProjectFolder, projectsDir, subfolderPrefix } from './projectFolder';
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { databasePathFor, resolveProjectRoot } from '../../store/paths';
+import { databasePathFor, resolveProjectRoot } from '../../paths/engramPaths';
 import { repairDatabase } from '../../store/repairDatabase';
 import { describeUnreadable } from '../../store/salvageReader';
 import { stringOption, type CliIO, type ParsedArgs } from '../command';

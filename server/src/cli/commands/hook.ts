@@ -1,7 +1,7 @@
 import { answerHook } from '../../hooks/answerHook';
 import { HOOK_EVENTS, isHookEvent } from '../../hooks/hookInput';
 import { logHook } from '../../hooks/hookLog';
-import { readEngramConfig } from '../../store/engramConfig';
+import { readEngramConfig } from '../../config/engramConfig';
 import type { Command } from '../command';
 import { readStdin } from '../readStdin';
 

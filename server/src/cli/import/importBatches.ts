@@ -1,7 +1,7 @@
 import type { Redactor } from '../../capture/redact';
 import { parseMemoryRecord } from '../../memory/record';
 import type { Memory } from '../../memory/types';
-import type { ProjectPathCheck } from '../../store/insideProject';
+import type { ProjectPathCheck } from '../../paths/insideProject';
 import { FtsTags } from '../../store/bulkImportTags';
 import { prepareForImport, type PreparedMemory } from '../../store/preparedImport';
 import type { ExportLine } from './exportLines';

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Redactor } from '../../capture/redact';
-import { ProjectPathCheck } from '../../store/insideProject';
+import { ProjectPathCheck } from '../../paths/insideProject';
 import { readExportLines } from './exportLines';
 import { importBatches, placeCheckOf } from './importBatches';
 import { waitForCredit, type ImportWorkerData } from './importProtocol';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { toProjectPath } from '../../store/paths';
+import { toProjectPath } from '../../paths/engramPaths';
 
 const MAX_FILES = 10;
 /** Path-like words: `src/db.ts`, `./lib/a.py`, `README.md`, `/abs/path/x.go`. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { capacitySettingsSchema } from '../capacity/settings';
 import { recallWeightsSchema } from '../recall/weights';
-import { engramHome } from './paths';
+import { engramHome } from '../paths/engramPaths';
 
 /**
  * Per-user settings every Engram process needs, not only the one VS Code configures: the CLI,
