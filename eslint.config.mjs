@@ -12,6 +12,10 @@ const entryPoints = {
   regex: '^(\\.\\.?/)+(lsp|mcp|cli|hooks)(/|$)',
   message: 'The core never imports an entry point (lsp, mcp, cli, hooks): entry points call the core. Move what both need into the core.',
 };
+const cliOrHooks = {
+  regex: '^(\\.\\.?/)+(cli|hooks)(/|$)',
+  message: 'The memory server sits below the CLI and the hooks: `engram lsp` (cli/commands/lsp.ts) gives it what it runs of them (the mailbox).',
+};
 const editorApi = { regex: '^vscode$', message: 'Only the extension (client/) talks to the editor API; the server runs without VS Code (CLI, hooks, MCP).' };
 const clientOrWebview = { regex: '(^|/)(client|webview)/', message: 'The server never imports the extension or the webview: they talk to it through the protocol.' };
 const database = { regex: '^better-sqlite3$', message: 'The extension host never opens the database: only the memory server does, and the extension asks it (protocol.ts).' };
@@ -64,6 +68,10 @@ export default tseslint.config(
   {
     files: ['server/src/**/*.ts'],
     rules: { 'no-restricted-imports': restrict(editorApi, clientOrWebview) },
+  },
+  {
+    files: ['server/src/lsp/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(editorApi, clientOrWebview, cliOrHooks) },
   },
   {
     files: [...CORE_FOLDERS.map((folder) => `server/src/${folder}/**/*.ts`), 'server/src/project.ts'],

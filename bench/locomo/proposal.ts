@@ -1,4 +1,4 @@
-import { identifierParts } from '../../server/src/recall/terms';
+import { identifierParts } from '../../server/src/memory/identifierParts';
 
 /**
  * The recall changes docs/recall-quality.md recommends, written the way they would go into

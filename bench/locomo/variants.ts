@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { identifierParts } from '../../server/src/recall/terms';
+import { identifierParts } from '../../server/src/memory/identifierParts';
 import type { LocomoProject, LocomoRetriever } from './evaluate';
 import { ftsTerm, queryTerms, STOP_WORDS, withCoverage, withSessionContext } from './proposal';
 

@@ -22,6 +22,7 @@ import { SalvageReader } from './store/salvageReader';
 import { RedactionSweep } from './store/redactionSweep';
 import type { RecallWeights } from './recall/weights';
 import type { CapacitySettings } from './capacity/settings';
+import { memoryValue } from './capacity/value';
 
 /** One project's memory: its root folder, its database file and the store over it. */
 export interface Project {
@@ -116,7 +117,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     snapshots: new SnapshotStore(db),
     sessions: new SessionStore(db, redactor),
     ingestOffsets: new IngestOffsetStore(db, redactor),
-    lifecycle: new LifecycleStore(db),
+    lifecycle: new LifecycleStore(db, memoryValue),
     usage: new UsageStore(db, options.resident),
     injections: new InjectionStore(db),
     editorState: new EditorStateStore(db, redactor),

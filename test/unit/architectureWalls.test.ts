@@ -30,7 +30,13 @@ describe('the architecture walls, as the lint enforces them', () => {
 
   it('lets the core import the core, and entry points import the core and one another', async () => {
     assert.deepEqual(await walls('server/src/store/planted.ts', "import { x } from '../memory/types';\nimport { y } from './database';\nvoid x; void y;\n"), []);
-    assert.deepEqual(await walls('server/src/lsp/planted.ts', "import { x } from '../actions/pin';\nimport { y } from '../cli/command';\nvoid x; void y;\n"), []);
+    assert.deepEqual(await walls('server/src/lsp/planted.ts', "import { x } from '../actions/pin';\nimport { y } from '../mcp/tools/recall';\nvoid x; void y;\n"), []);
+    assert.deepEqual(await walls('server/src/cli/commands/planted.ts', "import { x } from '../../lsp/server';\nimport { y } from '../../hooks/answerHook';\nvoid x; void y;\n"), []);
+  });
+
+  it('keeps the memory server below the CLI and the hooks', async () => {
+    assert.match((await walls('server/src/lsp/planted.ts', "import { runCommand } from '../cli/runCommand';\nvoid runCommand;\n"))[0]!, /sits below the CLI/);
+    assert.equal((await walls('server/src/lsp/planted.ts', "import { answerHook } from '../hooks/answerHook';\nvoid answerHook;\n")).length, 1);
   });
 
   it('keeps the database out of the extension host', async () => {

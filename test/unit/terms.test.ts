@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { identifierParts, toFtsQuery } from '../../server/src/recall/terms';
+import { identifierParts } from '../../server/src/memory/identifierParts';
+import { toFtsQuery } from '../../server/src/recall/terms';
 import { openDatabase } from '../../server/src/store/database';
 import { MemoryStore } from '../../server/src/store/memoryStore';
 import { tempDir } from '../support/tempDirs';

@@ -6,6 +6,7 @@ import { recall } from '../../server/src/recall/recall';
 import { COVERAGE, inverseDocumentFrequency, searchText } from '../../server/src/recall/textSearch';
 import { openDatabase, type SqliteDatabase } from '../../server/src/store/database';
 import { LifecycleStore } from '../../server/src/store/lifecycleStore';
+import { memoryValue } from '../../server/src/capacity/value';
 import { MemoryStore } from '../../server/src/store/memoryStore';
 import type { TextIndex } from '../../server/src/store/textIndex/textIndex';
 import { tempDir } from '../support/tempDirs';
@@ -156,7 +157,7 @@ describe('the in-memory full-text index', () => {
     const added = plain.add({ kind: 'note', title: 'Zeppelin hangar', body: 'The zeppelin docks at hangar nine.', source: 'user' });
     const edited = plain.get(ids[0]!)!;
     plain.update({ ...edited, body: 'The pool was replaced by a dirigible registry.' });
-    new LifecycleStore(otherDb).purge([ids[2]!]);
+    new LifecycleStore(otherDb, memoryValue).purge([ids[2]!]);
     const index = resident.reads.textIndex()!;
     assert.equal(index.postings('zeppelin')?.count, 1);
     assert.equal(index.postings(index.termsOf(['dirigible'])[0]![0]!)?.count, 1);

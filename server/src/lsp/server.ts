@@ -15,8 +15,8 @@ import { prepareHover, provideHover } from './hover';
 import { configFile, writeEngramConfig } from '../config/engramConfig';
 import { parseInitializationOptions } from './initializationOptions';
 import { ProjectRegistry } from './projectRegistry';
-import { openMailbox, type MailboxListener } from '../mailbox/mailboxServer';
-import { mailboxCommands } from './mailboxCommands';
+import { openMailbox, type MailboxAnswer, type MailboxListener } from '../mailbox/mailboxServer';
+import type { MailboxRequest } from '../mailbox/mailboxProtocol';
 import { nextTurn } from './backgroundUpkeep';
 import { keepTermStatsCurrent } from './termStatsUpkeep';
 import { keepTextIndexesBuilt } from './textIndexUpkeep';
@@ -59,7 +59,11 @@ const PRELOAD_AFTER_MS = 3000;
  * The long-lived memory server, one per VS Code window, speaking LSP over stdio or node-ipc
  * (`engram lsp --stdio`). It exits with its client: vscode-languageserver watches the parent pid.
  */
-export function runLanguageServer(): Connection {
+/** How the window's mailbox is answered (cli/mailboxCommands.ts), given the projects this server has open. */
+export type MailboxAnswerer = (openAt: (root: string) => Project | null) => (request: MailboxRequest) => Promise<MailboxAnswer>;
+
+/** `answerMailbox`: without it, the server opens no mailbox (hooks and `engram recall` then run on their own). */
+export function runLanguageServer(options: { readonly answerMailbox?: MailboxAnswerer } = {}): Connection {
   const connection = createConnection(ProposedFeatures.all);
   redactConsole(connection.console);
   const anchors = new AnchorKeeper(() => {
@@ -207,9 +211,9 @@ export function runLanguageServer(): Connection {
     keepTermStatsCurrent(connection, notImporting);
     keepTextIndexesBuilt(connection, notImporting);
     keepRedactionCurrent(connection, notImporting);
-    if (mailboxFolder) {
+    if (mailboxFolder && options.answerMailbox) {
       try {
-        mailbox = openMailbox(mailboxFolder, mailboxCommands(projects), connection.console);
+        mailbox = openMailbox(mailboxFolder, options.answerMailbox((root) => projects.openAt(root)), connection.console);
         // An exit without a shutdown request must not leave the mailbox behind either.
         process.once('exit', () => mailbox?.close());
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Memory } from '../memory/types';
-import { identifierParts } from '../recall/terms';
+import { identifierParts } from '../memory/identifierParts';
 
 /** Pieces remembered before the cache starts over: a few MB at most. */
 const MAX_CACHED = 50_000;

@@ -1,6 +1,5 @@
 import type { Statement } from 'better-sqlite3';
 import { lazyStatements } from './lazyStatements';
-import { memoryValue } from '../capacity/value';
 import type { MemoryId, MemoryKind, MemoryStatus, PinLevel } from '../memory/types';
 import type { SqliteDatabase } from './database';
 
@@ -31,6 +30,9 @@ export interface Orphans {
 /** The eviction value as an SQL function, so candidates are ranked inside SQLite with the one formula. */
 const VALUE_FUNCTION = 'engram_memory_value';
 
+/** What a memory is worth keeping (capacity/value.ts), given to the store: ranked in SQLite, decided by capacity. */
+export type MemoryValueOf = (memory: { kind: MemoryKind; importance: number; pin: PinLevel; updatedAt: number; lastUsedAt: number | null }, now: number) => number;
+
 /** Why `rehearse` rolls back: not a failure, the transaction's only way out without committing. */
 class Rehearsal extends Error {}
 
@@ -54,9 +56,12 @@ export class LifecycleStore {
     orphans: Statement;
   };
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    valueOf: MemoryValueOf,
+  ) {
     db.function(VALUE_FUNCTION, { deterministic: true }, (kind, importance, pin, updatedAt, lastUsedAt, now) =>
-      memoryValue(
+      valueOf(
         { kind: kind as MemoryKind, importance: importance as number, pin: pin as PinLevel, updatedAt: updatedAt as number, lastUsedAt: lastUsedAt as number | null },
         now as number,
       ),

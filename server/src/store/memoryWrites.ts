@@ -1,7 +1,7 @@
 import type { Redactor } from '../capture/redact';
 import { completeMemory, sortedUnique } from '../memory/newMemory';
 import type { Memory, MemoryId, NewMemory, PinLevel } from '../memory/types';
-import { identifierParts } from '../recall/terms';
+import { identifierParts } from '../memory/identifierParts';
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
 import { renamedPath } from '../paths/engramPaths';

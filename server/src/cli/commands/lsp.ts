@@ -9,8 +9,8 @@ export const lspCommand: Command = {
   jit: true,
   async run() {
     // Loaded lazily so short CLI commands do not pay for the LSP libraries.
-    const { runLanguageServer } = await import('../../lsp/server');
-    runLanguageServer();
+    const [{ runLanguageServer }, { mailboxCommands }] = await Promise.all([import('../../lsp/server'), import('../mailboxCommands')]);
+    runLanguageServer({ answerMailbox: mailboxCommands });
     // The connection keeps the process alive; it ends when the client sends `exit` or goes away.
     return new Promise<number>(() => undefined);
   },
