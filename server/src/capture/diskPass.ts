@@ -3,12 +3,10 @@ import path from 'node:path';
 import type { Project } from '../project';
 import { toProjectPath } from '../paths/engramPaths';
 import type { CaptureFilter } from './captureFilter';
+import { recordBulkChange, type DiskChange } from './diskChanges';
 import { readCapturable } from './readCapturable';
 import { fileState, type ChangeRecorder } from './recordChange';
 import { walkProject } from './walkProject';
-
-/** A bulk memory lists at most this many files (the rest are counted). */
-const BULK_LIST_LIMIT = 500;
 
 export interface DiskPassOptions {
   /** A Date.now() time: the pass stops between two files when it comes, and the next pass goes on. */
@@ -27,12 +25,6 @@ export interface DiskPassResult {
   readonly baselines: number;
   /** Whether the whole project was compared: only then are deletions known, and the next pass starts afresh. */
   readonly finished: boolean;
-}
-
-interface Change {
-  readonly path: string;
-  readonly file: string;
-  readonly kind: 'changed' | 'created' | 'deleted';
 }
 
 /**
@@ -60,30 +52,6 @@ function markComplete(project: Project, startedAt: number): void {
   renameSync(temporary, file);
 }
 
-/** One summary memory for a burst of changes, and fresh snapshots for all of them. */
-async function recordBulk(project: Project, recorder: ChangeRecorder, changes: readonly Change[], now: number): Promise<void> {
-  for (const change of changes) {
-    const read = change.kind === 'deleted' ? null : await readCapturable(change.file);
-    if (read && !read.ok) continue;
-    const state = read ? await fileState(change.file) : null;
-    recorder.remember(change.path, read ? read.text : null, state ?? { size: read?.bytes ?? 0, mtimeMs: now });
-  }
-  const paths = changes.map((c) => c.path).sort();
-  const shown = paths.slice(0, BULK_LIST_LIMIT);
-  project.store.add(
-    {
-      kind: 'summary',
-      title: `${paths.length} files changed on disk since the last session (checkout, pull or mass edit)`,
-      body: [...shown, ...(paths.length > shown.length ? [`… and ${paths.length - shown.length} more`] : [])].join('\n'),
-      source: 'disk',
-      files: shown,
-      importance: 0.3,
-      meta: { bulk: true, count: paths.length },
-    },
-    now,
-  );
-}
-
 /**
  * Brings the project's snapshots in line with the disk outside VS Code (whose memory server does
  * this as files change): files changed, created or deleted by hand since they were last seen
@@ -95,7 +63,7 @@ export async function diskPass(project: Project, recorder: ChangeRecorder, filte
   const since = lastCompletePass(project);
   const known = new Map(project.snapshots.list().map((s) => [s.path, s]));
   const { files, truncated } = await walkProject(project.root, filter, undefined, options.deadline);
-  const changes: Change[] = [];
+  const changes: DiskChange[] = [];
   let checked = 0;
   let baselines = 0;
   let outOfTime = truncated;
@@ -127,7 +95,7 @@ export async function diskPass(project: Project, recorder: ChangeRecorder, filte
   }
 
   if (changes.length > options.bulkThreshold) {
-    await recordBulk(project, recorder, changes, Date.now());
+    await recordBulkChange(project, recorder, changes, (n) => `${n} files changed on disk since the last session (checkout, pull or mass edit)`);
     if (!outOfTime) markComplete(project, startedAt);
     return { checked, recorded: changes.length, bulk: true, baselines, finished: !outOfTime };
   }

@@ -2,11 +2,10 @@ import path from 'node:path';
 import { FileChangeType, type Connection, type TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { CaptureFilter } from '../capture/captureFilter';
+import { DiskChangeCapture, type DiskChange } from '../capture/diskChanges';
 import { checkCapturableText, readCapturable } from '../capture/readCapturable';
 import { ChangeRecorder, fileState, type CaptureSettings } from '../capture/recordChange';
-import { walkProject } from '../capture/walkProject';
 import type { Project } from '../project';
-import { toProjectPath } from '../paths/engramPaths';
 import { fileDeclarations, languageForPath } from '../symbols';
 import type { ProjectRegistry } from './projectRegistry';
 
@@ -19,17 +18,24 @@ export interface ChangeCaptureSettings extends CaptureSettings {
 
 /** Disk events are gathered this long, so a save's own event and bursts (checkouts) arrive together. */
 const DISK_QUIET_MS = 400;
-const BULK_LIST_LIMIT = 500;
 
 interface ProjectCapture {
   readonly recorder: ChangeRecorder;
   readonly filter: CaptureFilter;
+  readonly disk: DiskChangeCapture;
 }
+
+const KIND_OF: Readonly<Record<FileChangeType, DiskChange['kind']>> = {
+  [FileChangeType.Created]: 'created',
+  [FileChangeType.Changed]: 'changed',
+  [FileChangeType.Deleted]: 'deleted',
+};
 
 /**
  * Captures changes to the code as diff memories: editor saves (LSP didSave), files changed on disk
  * by other programs (workspace/didChangeWatchedFiles) and, at start, files changed while VS Code
- * was closed. Work is serialized on one queue so two events for one file never interleave.
+ * was closed (what becomes of those: capture/diskChanges.ts). Work is serialized on one queue so
+ * two events for one file never interleave.
  */
 export class ChangeCapture {
   private readonly byProject = new Map<string, ProjectCapture>();
@@ -63,38 +69,7 @@ export class ChangeCapture {
    */
   syncWithDisk(): void {
     for (const project of this.projects.openProjects()) {
-      this.enqueue(`scanning ${project.root}`, async () => {
-        const started = Date.now();
-        const { filter } = this.captureFor(project);
-        const known = new Map(project.snapshots.list().map((s) => [s.path, s]));
-        const firstRun = known.size === 0;
-        const { files, truncated } = await walkProject(project.root, filter);
-        if (truncated) this.connection.console.warn(`${project.root} has more than ${files.length} files; only those were scanned at start.`);
-        for (const file of files) {
-          const relative = toProjectPath(project.root, file);
-          if (relative === null) continue;
-          const snapshot = known.get(relative);
-          known.delete(relative);
-          if (firstRun) {
-            const read = await readCapturable(file);
-            const state = await fileState(file);
-            if (read.ok && state) this.captureFor(project).recorder.baseline(relative, read.text, state);
-            continue;
-          }
-          const state = await fileState(file);
-          if (snapshot && state && state.size === snapshot.size && Math.trunc(state.mtimeMs) === snapshot.mtimeMs) continue;
-          await this.captureFromDisk(project, relative, file, snapshot ? FileChangeType.Changed : FileChangeType.Created);
-        }
-        // Known files the walk did not see: deleted, unless now excluded or beyond the walk's limit.
-        if (!truncated) {
-          for (const relative of known.keys()) {
-            const file = path.join(project.root, relative);
-            if (!filter.exclusion(file) && (await fileState(file)) === null) await this.captureFromDisk(project, relative, file, FileChangeType.Deleted);
-          }
-        }
-        const what = firstRun ? 'took a baseline of' : 'checked';
-        this.connection.console.info(`Capture ${what} ${files.length} files in ${project.root} (${Date.now() - started} ms).`);
-      });
+      this.enqueue(`scanning ${project.root}`, () => this.captureFor(project).disk.syncAtStart());
     }
   }
 
@@ -121,10 +96,16 @@ export class ChangeCapture {
   private captureFor(project: Project): ProjectCapture {
     let capture = this.byProject.get(project.root);
     if (!capture) {
-      capture = {
-        recorder: new ChangeRecorder(project, this.settings, (message) => this.connection.console.warn(message)),
-        filter: new CaptureFilter(project.root, { exclude: this.settings.exclude, onWarning: (message) => this.connection.console.warn(message) }),
-      };
+      const warn = (message: string) => this.connection.console.warn(message);
+      const recorder = new ChangeRecorder(project, this.settings, warn);
+      const filter = new CaptureFilter(project.root, { exclude: this.settings.exclude, onWarning: warn });
+      const disk = new DiskChangeCapture(project, recorder, filter, this.settings.bulkThreshold, {
+        info: (message) => this.connection.console.info(message),
+        warn,
+        recorded: () => this.onRecorded(),
+        content: (path, text) => this.onDiskContent(project, path, text),
+      });
+      capture = { recorder, filter, disk };
       this.byProject.set(project.root, capture);
     }
     return capture;
@@ -175,19 +156,15 @@ export class ChangeCapture {
   private async captureDisk(): Promise<void> {
     const changes = this.pendingDisk;
     this.pendingDisk = new Map();
-    const perProject = new Map<Project, { path: string; file: string; type: FileChangeType }[]>();
+    const perProject = new Map<Project, DiskChange[]>();
     for (const [uri, type] of changes) {
       const target = this.target(uri);
       if (!target) continue;
       const list = perProject.get(target.project) ?? [];
-      list.push({ path: target.path, file: target.file, type });
+      list.push({ path: target.path, file: target.file, kind: KIND_OF[type] });
       perProject.set(target.project, list);
     }
-    for (const [project, all] of perProject) {
-      const list = await this.takeMoves(project, all);
-      if (list.length > this.settings.bulkThreshold) await this.captureBulk(project, list);
-      else for (const change of list) await this.captureFromDisk(project, change.path, change.file, change.type);
-    }
+    for (const [project, list] of perProject) await this.captureFor(project).disk.capture(list);
   }
 
   /** Renames done in VS Code (files or folders): memories and snapshots follow the new path. */
@@ -196,80 +173,8 @@ export class ChangeCapture {
       const from = this.projects.fileFor(oldUri);
       const to = this.projects.fileFor(newUri);
       if (!from || !to || from.project !== to.project) continue;
-      this.rename(from.project, from.path, to.path);
+      this.captureFor(from.project).disk.rename(from.path, to.path);
     }
-  }
-
-  private rename(project: Project, from: string, to: string): void {
-    project.snapshots.rename(from, to);
-    const moved = project.store.renamePath(from, to);
-    this.connection.console.info(`Followed ${from} → ${to}${moved ? ` in ${moved} memories` : ''}.`);
-    if (moved) this.onRecorded();
-  }
-
-  /**
-   * A move outside VS Code (git mv, a script) arrives as a delete and a create of the same content
-   * in one burst: treat those pairs as renames, and return the changes that remain.
-   */
-  private async takeMoves(project: Project, changes: { path: string; file: string; type: FileChangeType }[]): Promise<typeof changes> {
-    const deleted = changes.filter((c) => c.type === FileChangeType.Deleted && project.snapshots.stat(c.path));
-    const created = changes.filter((c) => c.type === FileChangeType.Created);
-    if (deleted.length === 0 || created.length === 0) return changes;
-    const createdByHash = new Map<string, (typeof changes)[number]>();
-    for (const change of created) {
-      const read = await readCapturable(change.file);
-      if (read.ok) createdByHash.set(this.captureFor(project).recorder.storedHash(read.text), change);
-    }
-    const moved = new Set<(typeof changes)[number]>();
-    for (const change of deleted) {
-      const target = createdByHash.get(project.snapshots.stat(change.path)!.hash);
-      if (!target || moved.has(target)) continue;
-      this.rename(project, change.path, target.path);
-      moved.add(change).add(target);
-    }
-    return changes.filter((c) => !moved.has(c));
-  }
-
-  private async captureFromDisk(project: Project, relative: string, file: string, type: FileChangeType): Promise<void> {
-    const { recorder } = this.captureFor(project);
-    if (type === FileChangeType.Deleted) {
-      const outcome = await recorder.record(relative, null, 'disk', { size: 0, mtimeMs: Date.now() });
-      this.onDiskContent(project, relative, null);
-      if (outcome.kind === 'recorded') this.onRecorded();
-      return;
-    }
-    const read = await readCapturable(file);
-    if (!read.ok) {
-      if (read.reason !== 'missing') this.connection.console.info(`Not capturing ${relative}: ${read.detail}`);
-      return;
-    }
-    const state = (await fileState(file)) ?? { size: read.bytes, mtimeMs: Date.now() };
-    const outcome = await recorder.record(relative, read.text, 'disk', state, { isNew: type === FileChangeType.Created });
-    this.onDiskContent(project, relative, read.text);
-    if (outcome.kind === 'recorded') this.onRecorded();
-  }
-
-  /** A checkout or mass reformat: one summary memory listing the files, and fresh baselines for all. */
-  private async captureBulk(project: Project, list: readonly { path: string; file: string; type: FileChangeType }[]): Promise<void> {
-    const { recorder } = this.captureFor(project);
-    for (const change of list) {
-      const read = change.type === FileChangeType.Deleted ? null : await readCapturable(change.file);
-      const state = read?.ok ? await fileState(change.file) : null;
-      recorder.remember(change.path, read?.ok ? read.text : null, state ?? { size: read?.ok ? read.bytes : 0, mtimeMs: Date.now() });
-      if (!read || read.ok) this.onDiskContent(project, change.path, read?.ok ? read.text : null);
-    }
-    const paths = list.map((c) => c.path).sort();
-    const shown = paths.slice(0, BULK_LIST_LIMIT);
-    project.store.add({
-      kind: 'summary',
-      title: `${paths.length} files changed on disk at once (checkout, pull or mass edit)`,
-      body: [...shown, ...(paths.length > shown.length ? [`… and ${paths.length - shown.length} more`] : [])].join('\n'),
-      source: 'disk',
-      files: shown,
-      importance: 0.3,
-      meta: { bulk: true, count: paths.length },
-    });
-    this.onRecorded();
   }
 }
 
