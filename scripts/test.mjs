@@ -26,7 +26,7 @@ function step(command, args) {
   }
 }
 
-step(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit']);
+step(process.execPath, [path.join(root, 'scripts', 'typecheck.mjs')]);
 const lintCode = await linted;
 if (lintCode !== 0) process.exit(lintCode);
 step(process.execPath, [path.join(root, 'scripts', 'build.mjs')]);
