@@ -23,6 +23,11 @@ export interface ViewMemory extends MemorySummary {
   readonly candidate: boolean;
   /** Shared with the team through the project's team file (docs/team.md); absent when not. */
   readonly team?: boolean;
+  /**
+   * Only on the team hub, not in this clone (a timeline search of the hub found it): read-only
+   * here, its id is its hub key. Absent for every memory of this clone's store.
+   */
+  readonly hub?: { readonly project: string; readonly author: string };
 }
 
 /** An agent session in a list: enough for a heading ("Claude Code · Fix the pool · 10:04"). */
@@ -154,6 +159,8 @@ export interface TimelinePage {
   readonly sessions: readonly SessionInfo[];
   /** null when this was the last page. */
   readonly nextCursor: TimelineCursor | null;
+  /** A team hub is configured for this memory server: the search box offers the hub's scopes. */
+  readonly teamHub: boolean;
 }
 
 /** Client → server: one page of the timeline (keyset pagination, so any page costs the same). */
@@ -162,20 +169,34 @@ export namespace TimelinePageRequest {
   export const type = new RequestType<TimelinePageParams, TimelinePage, void>(method);
 }
 
+/**
+ * Where the timeline's search looks: this clone's store (recall), or the team hub (docs/team.md)
+ * for this project or for every project the hub lets the user read.
+ */
+export type TimelineSearchScope = 'local' | 'team' | 'team-all';
+
 export interface TimelineSearchParams {
   readonly projectRoot?: string;
   readonly query: string;
   readonly filter: TimelineFilter;
   readonly limit: number;
+  /** Default: 'local'. A team scope without a configured hub is refused. */
+  readonly scope?: TimelineSearchScope;
 }
 
 export interface TimelineSearch {
   readonly projectRoot: string;
+  /**
+   * Best first. From the hub: a hit this clone has (linked by its hub key) is its local memory,
+   * any other carries `memory.hub`; the explanation is the hub's (full-text rank, name similarity).
+   */
   readonly results: readonly { readonly memory: ViewMemory; readonly score: number; readonly explanation: readonly { readonly reason: string; readonly points: number }[] }[];
   readonly sessions: readonly SessionInfo[];
+  /** As in TimelinePage: a search restored without a page first still learns it. */
+  readonly teamHub: boolean;
 }
 
-/** Client → server: the timeline's search box, answered by recall (best first), then narrowed by the filter. */
+/** Client → server: the timeline's search box, answered by recall or the team hub (best first), then narrowed by the filter. */
 export namespace TimelineSearchRequest {
   export const method = 'engram/timelineSearch';
   export const type = new RequestType<TimelineSearchParams, TimelineSearch, void>(method);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES } from './memory/types';
+import type { TimelineSearchParams, TimelineSearchScope } from './viewProtocol';
 
 // Parts of the memory panel's and timeline's messages (viewProtocol.ts) checked on receipt by
 // both ends: by the extension, from its webviews, and by the memory server, from the extension.
@@ -23,3 +24,18 @@ export const timelineFilterSchema = z.object({
 
 /** viewProtocol's TimelineCursor: where the next page starts (keyset). */
 export const timelineCursorSchema = z.object({ updatedAt: z.number().int(), rowid: z.number().int() });
+
+/** The most results one timeline search may ask for. */
+export const TIMELINE_SEARCH_MAX = 200;
+
+/** viewProtocol's TimelineSearchScope. */
+export const timelineSearchScopeSchema = z.enum(['local', 'team', 'team-all']) satisfies z.ZodType<TimelineSearchScope>;
+
+/** viewProtocol's TimelineSearchParams: the timeline's search box. */
+export const timelineSearchParamsSchema = z.object({
+  projectRoot: projectRootSchema.optional(),
+  query: z.string().min(1).max(10_000),
+  filter: timelineFilterSchema,
+  limit: z.number().int().min(1).max(TIMELINE_SEARCH_MAX),
+  scope: timelineSearchScopeSchema.optional(),
+}) satisfies z.ZodType<TimelineSearchParams>;

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { MemorySummary, ServerStatusParams } from '../../server/src/protocol';
+import type { TimelinePage, TimelineSearch, TimelineSearchScope } from '../../server/src/viewProtocol';
 import { eventually } from '../support/eventually';
 import { cloneOrigin, dbUri, engramIn, hoverDb, newClone, openDb, seedOrigin, startServer, type Clone } from '../support/demoClones';
 import { resultText, startMcp } from '../support/mcpClient';
@@ -30,6 +31,9 @@ describe('team hub on PostgreSQL, two developers', () => {
 
   const start = startServer;
   const open = openDb;
+  const timelineSearch = (clone: Clone, scope: TimelineSearchScope, query = 'connection retries') =>
+    clone.lsp.connection.sendRequest('engram/timelineSearch', { projectRoot: clone.root, query, filter: {}, limit: 20, scope }) as Promise<TimelineSearch>;
+  const timelinePage = (clone: Clone) => clone.lsp.connection.sendRequest('engram/timelinePage', { projectRoot: clone.root, filter: {}, cursor: null, limit: 5 }) as Promise<TimelinePage>;
 
   before(async () => {
     pg = await startPostgres();
@@ -125,9 +129,66 @@ describe('team hub on PostgreSQL, two developers', () => {
     }
   });
 
+  it("the timeline's search scopes: this clone, the team hub for this project, the team hub for all projects", async () => {
+    // Another project on the same hub: its own origin and clone, shared with `engram team sync`.
+    const otherOrigin = path.join(tempDir('engram-hub-billing-'), 'billing.git');
+    seedOrigin(otherOrigin);
+    const other = newClone('billing', path.join(tempDir('engram-hub-billing-clone-'), 'project'), isolatedEnv({ ENGRAM_TEAM_URL: a.env.ENGRAM_TEAM_URL, PGPASSFILE: passfile }));
+    cloneOrigin(otherOrigin, other);
+    const remembered = await engram(other, ['remember', '--kind', 'decision', '--shared', 'Decision: connection retries in billing back off exponentially.']);
+    assert.equal(remembered.code, 0, remembered.stderr);
+    const synced = await engram(other, ['team', 'sync']);
+    assert.equal(synced.code, 0, synced.stdout + synced.stderr);
+
+    assert.equal((await timelinePage(b)).teamHub, true, 'B has a hub: the timeline offers the scope picker');
+    const local = await timelineSearch(b, 'local');
+    const mine = local.results.find((r) => r.memory.title.startsWith('Decision: connection retries live in the pool'));
+    assert.ok(mine, JSON.stringify(local.results.map((r) => r.memory.title)));
+    assert.equal(mine.memory.hub, undefined);
+    assert.ok(!local.results.some((r) => r.memory.title.includes('billing')), "this clone's store holds no other project's memory");
+
+    const team = await timelineSearch(b, 'team');
+    assert.equal(team.teamHub, true);
+    assert.deepEqual(team.results.map((r) => r.memory.title), ['Decision: connection retries live in the pool, not in callers.'], "the hub in this project: A's decision, not billing's");
+    const [linked] = team.results;
+    assert.equal(linked!.memory.id, mine.memory.id, "the hub key is linked to B's memory: B's own, to act on as usual");
+    assert.equal(linked!.memory.hub, undefined);
+    assert.match(linked!.explanation.map((p) => p.reason).join('\n'), /team hub: full-text rank[^\n]*\nteam hub: name similarity/);
+    assert.ok(Math.abs(linked!.explanation.reduce((sum, p) => sum + p.points, 0) - linked!.score) < 0.001, 'the parts sum to the score');
+
+    const all = await timelineSearch(b, 'team-all');
+    assert.ok(all.results.some((r) => r.memory.id === mine.memory.id), "all projects include this one's, linked as before");
+    const billing = all.results.find((r) => r.memory.title === 'Decision: connection retries in billing back off exponentially.');
+    assert.ok(billing, JSON.stringify(all.results.map((r) => r.memory.title)));
+    assert.match(billing.memory.hub?.project ?? '', /^file:.*engram-hub-billing-.*billing$/, 'only on the hub: marked with its project');
+    assert.equal(billing.memory.hub?.author, 'engram_admin');
+    assert.equal(billing.memory.kind, 'decision');
+    const acted = (await b.lsp.connection.sendRequest('engram/memoryAction', { projectRoot: b.root, id: billing.memory.id, action: { type: 'pin', pin: 'soft' } })) as { memory: unknown };
+    assert.equal(acted.memory, null, "a memory only on the hub is not in B's store: nothing to act on");
+
+    // A memory server with no hub says so, and refuses a team scope in one line.
+    const d = newClone('d', path.join(tempDir('engram-hub-d-'), 'project'), isolatedEnv());
+    cloneOrigin(origin, d);
+    await start(d);
+    try {
+      assert.equal((await timelinePage(d)).teamHub, false);
+      assert.equal((await timelineSearch(d, 'local')).teamHub, false);
+      await assert.rejects(timelineSearch(d, 'team'), (error: Error) => /^no team hub is configured: set engram\.team\.url \(or ENGRAM_TEAM_URL\)/.test(error.message));
+      await assert.rejects(timelineSearch(d, 'everywhere' as TimelineSearchScope), (error: Error) => /^scope: /.test(error.message), 'an unknown scope is InvalidParams naming the field');
+    } finally {
+      await d.lsp.close();
+    }
+  });
+
   it('the hub down: the status bar says "team: offline", local memory works, and the change arrives once it is back', async () => {
     pg.stop('immediate');
     await a.lsp.waitFor('engram/status', (p) => (p as ServerStatusParams).team === 'offline', 15_000);
+    await assert.rejects(timelineSearch(b, 'team'), (error: Error) => {
+      assert.match(error.message, /^team hub postgres:\/\/engram_admin@127\.0\.0\.1:\d+\/team\?sslmode=disable: \S/, "the timeline's error report gets one line naming the hub");
+      assert.ok(!error.message.includes('\n'), error.message);
+      return true;
+    });
+    assert.ok((await timelineSearch(b, 'local')).results.length > 0, "this clone's search does not need the hub");
     const remembered = await engram(a, ['remember', '--kind', 'decision', '--shared', 'Decision made while the hub was down.']);
     assert.equal(remembered.code, 0, remembered.stderr);
     const status = await engram(a, ['team', 'status']);

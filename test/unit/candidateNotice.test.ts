@@ -1,27 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ViewMemory } from '../../server/src/viewProtocol';
 import { CANDIDATE_NOTICE, candidateBadge, candidateNotice } from '../../webview/src/shared/candidateNotice';
-
-/** Just enough of a DOM for webview/src/shared/dom.ts's builders: elements, attributes, text. */
-class FakeNode {
-  readonly childNodes: FakeNode[] = [];
-  private readonly attributes = new Map<string, string>();
-  constructor(readonly tagName: string, private readonly text = '') {}
-  setAttribute(name: string, value: string): void {
-    this.attributes.set(name, value);
-  }
-  getAttribute(name: string): string | null {
-    return this.attributes.get(name) ?? null;
-  }
-  appendChild(child: FakeNode): FakeNode {
-    this.childNodes.push(child);
-    return child;
-  }
-  get textContent(): string {
-    return this.text + this.childNodes.map((c) => c.textContent).join('');
-  }
-}
+import { FakeNode, useFakeDocument } from '../support/fakeDom';
 
 const memory = (candidate: boolean): ViewMemory => ({
   id: '01J00000000000000000000001',
@@ -46,13 +27,7 @@ const memory = (candidate: boolean): ViewMemory => ({
 });
 
 describe('the memory panel and timeline mark rule candidates', () => {
-  const saved = (globalThis as { document?: unknown }).document;
-  before(() => {
-    (globalThis as { document?: unknown }).document = { createElement: (tag: string) => new FakeNode(tag), createTextNode: (text: string) => new FakeNode('#text', text) };
-  });
-  after(() => {
-    (globalThis as { document?: unknown }).document = saved;
-  });
+  useFakeDocument();
 
   it('a candidate gets a badge and a note saying agents are not given it, with the card’s Accept action in it', () => {
     const accept = new FakeNode('vscode-button', 'Accept') as unknown as HTMLElement;

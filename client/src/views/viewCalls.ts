@@ -12,7 +12,7 @@ import {
   TimelineSearchRequest,
 } from '../../../server/src/viewProtocol';
 import type { ExtensionMessage, OpenTarget, TimelineTab, ViewCallMethod, ViewCalls } from '../../../webview/src/shared/messages';
-import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema } from '../../../server/src/viewSchemas';
+import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema, timelineSearchParamsSchema } from '../../../server/src/viewSchemas';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryDiffDocuments } from './memoryDiff';
 
@@ -24,7 +24,7 @@ const tab = z.enum(['timeline', 'injections']);
 /** Every call's params, checked on receipt: a webview is a page, and its messages are input. */
 const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']> } = {
   page: z.object({ projectRoot: projectRoot.optional(), filter, cursor: timelineCursorSchema.nullable(), limit: z.number().int().min(1).max(1000) }),
-  search: z.object({ projectRoot: projectRoot.optional(), query: z.string().min(1).max(10_000), filter, limit: z.number().int().min(1).max(200) }),
+  search: timelineSearchParamsSchema,
   sessions: z.object({ projectRoot: projectRoot.optional() }),
   injections: z.object({ projectRoot, sessionId: z.string().min(1).max(200) }),
   detail: memoryRef,

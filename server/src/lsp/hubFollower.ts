@@ -5,6 +5,7 @@ import { hubProjectOf } from '../hub/projectIdentity';
 import { syncProject } from '../hub/syncProject';
 import type { Project } from '../project';
 import type { ProjectRegistry } from './projectRegistry';
+import type { HubSearchAccess } from './timelineTeamSearch';
 
 /** How often open projects sync with the hub: a teammate's change shows within about two of these. */
 const SYNC_EVERY_MS = 1000;
@@ -68,6 +69,14 @@ export class HubFollower {
 
   offline(): string | null {
     return this.offlineMessage;
+  }
+
+  /**
+   * What the timeline's team search connects with: this server's own settings (a password typed
+   * into `engram.team.url` included, which config.json does not hold) and environment; null without a hub.
+   */
+  searchAccess(): HubSearchAccess | null {
+    return this.settings ? { settings: this.settings, env: this.env } : null;
   }
 
   private async hubProject(project: Project): Promise<string | null> {

@@ -1,7 +1,8 @@
 import type { MemoryAction, ViewMemory } from '../../../server/src/viewProtocol';
 import type { ViewChannel } from './channel';
+import { cardActions, type CardAction } from './cardActions';
 import { candidateBadge, candidateNotice } from './candidateNotice';
-import { teamBadge } from './teamBadge';
+import { hubBadge, hubOnlyNote, teamBadge } from './teamBadge';
 import { h } from './dom';
 import { age, dateTime, KIND_LABELS, SOURCE_LABELS } from './format';
 import { icon } from './icons';
@@ -81,23 +82,25 @@ function places(memory: ViewMemory, options: CardOptions, host: CardHost): HTMLE
   const open = (path: string, target: { line?: number; symbol?: string }) => () => {
     host.channel.call('open', { projectRoot: options.projectRoot, path, ...target }).catch((error: Error) => host.report(error.message, 'error'));
   };
+  // A memory only on the hub may be another project's: its paths name no file here.
+  const link: typeof linkButton = memory.hub ? (label) => h('span', { class: 'place' }, label) : linkButton;
   if (memory.anchor) {
     const live = options.constraint?.lines;
     const stale = options.constraint?.stale ?? memory.anchor.stale;
     const start = live?.start ?? memory.anchor.startLine;
     const end = live?.end ?? memory.anchor.endLine;
     const label = stale ? `${memory.anchor.path} (its pinned code is gone)` : `${memory.anchor.path}, ${lineRange(start, end)}`;
-    items.push(linkButton(label, `${memory.id}:anchor`, open(memory.anchor.path, stale ? {} : { line: start }), 'Open at the pinned code'));
+    items.push(link(label, `${memory.id}:anchor`, open(memory.anchor.path, stale ? {} : { line: start }), 'Open at the pinned code'));
   }
   for (const file of memory.files) {
     if (memory.anchor?.path === file) continue;
-    items.push(linkButton(file, `${memory.id}:file:${file}`, open(file, {}), `Open ${file}`));
+    items.push(link(file, `${memory.id}:file:${file}`, open(file, {}), `Open ${file}`));
   }
   const symbolFile = memory.anchor?.path ?? memory.files[0];
   for (const symbol of memory.symbols) {
     items.push(
       symbolFile
-        ? linkButton(symbol, `${memory.id}:symbol:${symbol}`, open(symbolFile, { symbol }), `Open ${symbol} in ${symbolFile}`)
+        ? link(symbol, `${memory.id}:symbol:${symbol}`, open(symbolFile, { symbol }), `Open ${symbol} in ${symbolFile}`)
         : h('span', { class: 'symbol' }, symbol),
     );
   }
@@ -192,46 +195,45 @@ async function startEditing(memory: ViewMemory, projectRoot: string, host: CardH
   requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-focus="${CSS.escape(`${memory.id}:edit-title`)}"]`)?.focus());
 }
 
-function actions(memory: ViewMemory, options: CardOptions, host: CardHost): HTMLElement {
-  const { projectRoot } = options;
-  const items: HTMLElement[] = [];
+function actionButton(action: CardAction, memory: ViewMemory, projectRoot: string, host: CardHost): HTMLElement {
   const key = (name: string) => `${memory.id}:${name}`;
-  if (memory.status === 'active') {
-    if (memory.candidate) {
-      // Its Accept is in the card's candidate notice.
-    } else if (memory.pin === 'none') {
-      items.push(button('Pin', key('pin'), () => void act(memory, projectRoot, { type: 'pin', pin: 'soft' }, host), { title: 'Soft pin: ranked first' }));
-      items.push(button('Pin hard', key('pin-hard'), () => void act(memory, projectRoot, { type: 'pin', pin: 'hard' }, host), { title: 'Always given to agents where it applies' }));
-    } else {
+  const run = (change: Exclude<MemoryAction, { type: 'copy' }>) => () => void act(memory, projectRoot, change, host);
+  switch (action) {
+    case 'pin':
+      return button('Pin', key('pin'), run({ type: 'pin', pin: 'soft' }), { title: 'Soft pin: ranked first' });
+    case 'pin-hard':
+      return button('Pin hard', key('pin-hard'), run({ type: 'pin', pin: 'hard' }), { title: 'Always given to agents where it applies' });
+    case 'unpin':
       // Same focus key as "Pin": after a click, focus stays on the toggle.
-      items.push(button('Unpin', key('pin'), () => void act(memory, projectRoot, { type: 'pin', pin: 'none' }, host)));
-    }
-    items.push(button('Edit', key('edit'), () => void startEditing(memory, projectRoot, host)));
-    // Sharing writes the project's team file; the user commits it (docs/team.md).
-    items.push(
-      memory.team
-        ? button('Unshare', key('share'), () => void act(memory, projectRoot, { type: 'unshare' }, host), { title: 'Take it out of .engram/memories.jsonl; it stays yours' })
-        : button('Share', key('share'), () => void act(memory, projectRoot, { type: 'share' }, host), { title: 'Write it to .engram/memories.jsonl for the team (commit it)' }),
-    );
+      return button('Unpin', key('pin'), run({ type: 'pin', pin: 'none' }));
+    case 'edit':
+      return button('Edit', key('edit'), () => void startEditing(memory, projectRoot, host));
+    case 'share':
+      return button('Share', key('share'), run({ type: 'share' }), { title: 'Write it to .engram/memories.jsonl for the team (commit it)' });
+    case 'unshare':
+      return button('Unshare', key('share'), run({ type: 'unshare' }), { title: 'Take it out of .engram/memories.jsonl; it stays yours' });
+    case 'diff':
+      return button('Open diff', key('diff'), () => host.channel.call('diff', { projectRoot, id: memory.id }).catch((error: Error) => host.report(`Cannot show the diff: ${error.message}`, 'error')));
+    case 'copy':
+      return button('Copy as context', key('copy'), () =>
+        host.channel.call('copy', { projectRoot, id: memory.id }).then(
+          () => host.report(`Copied "${memory.title}" as agent context.`, 'info'),
+          (error: Error) => host.report(`Could not copy: ${error.message}`, 'error'),
+        ),
+      );
+    case 'archive':
+      return button('Archive', key('archive'), run({ type: 'archive' }), { title: 'Out of automatic context; still found by search' });
+    case 'forget':
+      return button('Forget', key('forget'), run({ type: 'forget' }), memory.status === 'active' ? { title: 'Out of recall and context; can be restored' } : {});
+    case 'restore':
+      return button('Restore', key('restore'), run({ type: 'restore' }), { appearance: 'primary' });
   }
-  if (memory.kind === 'diff' && memory.files.length) {
-    items.push(button('Open diff', key('diff'), () => host.channel.call('diff', { projectRoot, id: memory.id }).catch((error: Error) => host.report(`Cannot show the diff: ${error.message}`, 'error'))));
-  }
-  items.push(
-    button('Copy as context', key('copy'), () =>
-      host.channel.call('copy', { projectRoot, id: memory.id }).then(
-        () => host.report(`Copied "${memory.title}" as agent context.`, 'info'),
-        (error: Error) => host.report(`Could not copy: ${error.message}`, 'error'),
-      ),
-    ),
-  );
-  if (memory.status === 'active') {
-    if (options.detailed && memory.pin !== 'hard') items.push(button('Archive', key('archive'), () => void act(memory, projectRoot, { type: 'archive' }, host), { title: 'Out of automatic context; still found by search' }));
-    items.push(button('Forget', key('forget'), () => void act(memory, projectRoot, { type: 'forget' }, host), { title: 'Out of recall and context; can be restored' }));
-  } else {
-    items.push(button('Restore', key('restore'), () => void act(memory, projectRoot, { type: 'restore' }, host), { appearance: 'primary' }));
-    if (memory.status === 'archived') items.push(button('Forget', key('forget'), () => void act(memory, projectRoot, { type: 'forget' }, host)));
-  }
+}
+
+function actions(memory: ViewMemory, options: CardOptions, host: CardHost): HTMLElement {
+  // Only on the team hub: nothing here acts on it (cardActions.ts); the note says whose it is.
+  if (memory.hub) return hubOnlyNote(memory.hub);
+  const items = cardActions(memory, options.detailed === true).map((action) => actionButton(action, memory, options.projectRoot, host));
   return h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, ...items);
 }
 
@@ -242,7 +244,7 @@ export function memoryCard(memory: ViewMemory, options: CardOptions, host: CardH
     options.constraint?.stale || memory.anchor?.stale ? h('span', { class: 'badge stale', title: 'The code it was pinned to is gone: re-pin it or forget it' }, 'stale') : null,
     candidateBadge(memory),
     pinBadge(memory),
-    memory.team ? teamBadge() : null,
+    memory.hub ? hubBadge(memory.hub) : memory.team ? teamBadge() : null,
     memory.status !== 'active' ? h('span', { class: `badge status-${memory.status}` }, memory.status) : null,
   ];
   const kindIcon = h('span', { class: `${KIND_ICON_CLASS} kind-${memory.kind}` }, icon(memory.kind, KIND_LABELS[memory.kind]));
@@ -275,7 +277,7 @@ export function memoryCard(memory: ViewMemory, options: CardOptions, host: CardH
     'article',
     { class: `memory-card kind-${memory.kind}${memory.status !== 'active' ? ' inactive' : ''}`, 'data-memory-id': memory.id, 'aria-label': `${KIND_LABELS[memory.kind]}: ${memory.title}` },
     header,
-    memory.status === 'active' ? candidateNotice(memory, accept) : null,
+    memory.status === 'active' && !memory.hub ? candidateNotice(memory, accept) : null,
     editing ? editForm(memory, options, host) : null,
     editing ? null : why,
     editing ? null : body,

@@ -49,7 +49,8 @@ export function renderDetail(pane: HTMLElement, row: Row | null, projectRoot: st
   if (row.kind !== 'memory') return;
   const { memory, score } = row;
   pane.replaceChildren(memoryCard(memory, { projectRoot, detailed: true, score }, deps.cardHost));
-  if (!memory.bodyTruncated) return;
+  // A memory only on the team hub is not in this clone's store, which the detail request reads.
+  if (!memory.bodyTruncated || memory.hub) return;
   deps.channel.call('detail', { projectRoot, id: memory.id }).then(
     (full) => {
       if (full && deps.isSelected(row)) pane.replaceChildren(memoryCard(full, { projectRoot, detailed: true, score }, deps.cardHost));

@@ -1,97 +1,45 @@
-import type { SessionInfo, TimelineCursor, TimelineFilter, ViewMemory } from '../../../server/src/viewProtocol';
+import type { TimelineFilter, TimelineSearchScope, ViewMemory } from '../../../server/src/viewProtocol';
 import { connectView } from '../shared/channel';
 import { h, keepingFocus } from '../shared/dom';
-import { plural } from '../shared/format';
-import type { CardHost, CardUiState } from '../shared/memoryCard';
+import type { CardHost } from '../shared/memoryCard';
 import type { TimelineTab } from '../shared/messages';
-import { Tags, setValue, valueOf } from '../shared/toolkit';
+import { Tags } from '../shared/toolkit';
+import { renderDetail } from './detailPane';
 import { activeFilterCount, filterForm, type FilterForm } from './filters';
 import { InjectionLogView } from './injectionLog';
-import { renderDetail } from './detailPane';
-import { groupRows, isSelectable, renderRow, rowHeight, type GroupCursor, type Row } from './rows';
+import { isSelectable, renderRow, rowHeight, type Row } from './rows';
+import { TimelineLoader } from './timelineLoader';
+import { restoredState, type TimelineState } from './timelineState';
+import { TimelineToolbar } from './toolbar';
 import { VirtualList } from './virtualList';
 import '../shared/memoryViews.css';
 import './timeline.css';
 
-interface TimelineState {
-  tab: TimelineTab;
-  query: string;
-  filter: TimelineFilter;
-  filtersOpen: boolean;
-  projectRoot: string | null;
-  selectedKey: string | null;
-  scrollTop: number;
-  /** Entries loaded when the state was saved: restoring fetches as many pages again, then scrolls. */
-  loaded: number;
-  injectionSession: string | null;
-  ui: CardUiState;
-}
-
-const PAGE_SIZE = 200;
-const SEARCH_LIMIT = 100;
-const RESTORE_MAX = 5000;
 const REFRESH_AFTER_MS = 400;
-const SEARCH_AFTER_MS = 300;
 
 const channel = connectView<TimelineState>();
-const saved = channel.loadState();
-const state: TimelineState = {
-  tab: saved.tab ?? 'timeline',
-  query: saved.query ?? '',
-  filter: saved.filter ?? {},
-  filtersOpen: saved.filtersOpen ?? false,
-  projectRoot: saved.projectRoot ?? null,
-  selectedKey: saved.selectedKey ?? null,
-  scrollTop: saved.scrollTop ?? 0,
-  loaded: saved.loaded ?? 0,
-  injectionSession: saved.injectionSession ?? null,
-  ui: { openScores: saved.ui?.openScores ?? [], editing: saved.ui?.editing ?? null },
-};
-
-/** What the list holds now; `generation` discards answers to superseded requests. */
-const data = {
-  generation: 0,
-  entries: 0,
-  memories: 0,
-  firstPageRows: 0,
-  nextCursor: null as TimelineCursor | null,
-  loadingMore: false,
-  group: { day: null, session: undefined } as GroupCursor,
-  sessions: new Map<string, SessionInfo>(),
-  projects: [] as string[],
-};
-
+const state = restoredState(channel.loadState());
 const root = document.getElementById('engram-timeline')!;
 
 function persist(): void {
-  channel.saveState({ ...state, scrollTop: list.scrollTop, loaded: data.entries });
+  channel.saveState({ ...state, scrollTop: list.scrollTop, loaded: loader.loaded });
 }
 
 // ——— layout ———
 
-const tabs = (['timeline', 'injections'] as const).map((tab) => {
-  const button = h('button', { type: 'button', role: 'tab', id: `tab-${tab}`, class: 'tab', 'aria-controls': `panel-${tab}`, 'data-focus': `tab:${tab}` }, tab === 'timeline' ? 'Timeline' : 'Injection log');
-  button.addEventListener('click', () => setTab(tab));
-  button.addEventListener('keydown', (event) => {
-    if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
-    event.preventDefault();
-    const other = tab === 'timeline' ? 'injections' : 'timeline';
-    setTab(other);
-    document.getElementById(`tab-${other}`)?.focus();
-  });
-  return button;
+const toolbar = new TimelineToolbar(state, {
+  selectTab: (tab) => setTab(tab),
+  search: (query) => searchFor(query),
+  scope: (scope) => setScope(scope),
+  project: (projectRoot) => setProject(projectRoot),
+  toggleFilters: () => {
+    state.filtersOpen = !state.filtersOpen;
+    updateFiltersToggle();
+    persist();
+    if (state.filtersOpen && !injectionLog.sessions) void injectionLog.load();
+  },
+  toList: () => list.element.focus(),
 });
-const search = h(Tags.textField, { placeholder: 'Search memories (recall: words, file names, symbols)', 'aria-label': 'Search memories', 'data-focus': 'search', class: 'search' });
-setValue(search, state.query);
-const filtersToggle = h(Tags.button, { appearance: 'secondary', 'aria-controls': 'filters', 'data-focus': 'filters-toggle' });
-const projectPicker = h(Tags.dropdown, { 'aria-label': 'Project', 'data-focus': 'project', hidden: true });
-const summary = h('span', { class: 'summary muted', 'aria-live': 'polite' });
-const toolbar = h(
-  'header',
-  { class: 'toolbar' },
-  h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Engram memory' }, ...tabs),
-  h('div', { class: 'timeline-tools' }, search, filtersToggle, projectPicker, summary),
-);
 const filtersBox = h('div', { id: 'filters', class: 'filters-box' });
 const banner = h('div', { class: 'banner', role: 'status', hidden: true });
 const statusLine = h('div', { class: 'status-line', 'aria-live': 'polite' });
@@ -99,7 +47,7 @@ const listElement = h('div', { class: 'list', 'aria-label': 'Memories over time,
 const detail = h('aside', { class: 'detail', 'aria-label': 'Selected memory' });
 const timelinePanel = h('section', { id: 'panel-timeline', role: 'tabpanel', 'aria-labelledby': 'tab-timeline', class: 'tab-panel timeline-panel' }, h('div', { class: 'split' }, listElement, detail));
 const injectionsPanel = h('section', { id: 'panel-injections', role: 'tabpanel', 'aria-labelledby': 'tab-injections', class: 'tab-panel injections-panel' });
-root.replaceChildren(toolbar, filtersBox, banner, statusLine, timelinePanel, injectionsPanel);
+root.replaceChildren(toolbar.element, filtersBox, banner, statusLine, timelinePanel, injectionsPanel);
 
 const injectionLog = new InjectionLogView(injectionsPanel, {
   channel,
@@ -130,8 +78,17 @@ const list = new VirtualList<Row>(listElement, {
     keepingFocus(() => showDetail(row));
   },
   onActivate: () => detail.querySelector<HTMLElement>(`${Tags.button}, button`)?.focus(),
-  onNearEnd: () => void loadMore(),
+  onNearEnd: () => void loader.more(),
   onScroll: () => schedulePersist(),
+});
+
+const loader = new TimelineLoader({
+  channel,
+  state,
+  list,
+  toolbar,
+  failed: (message) => report(message, 'error', { label: 'Try Again', run: () => void reload() }),
+  succeeded: () => statusLine.querySelector('.notice.error')?.remove(),
 });
 
 let persistTimer: ReturnType<typeof setTimeout> | undefined;
@@ -183,138 +140,28 @@ function showDetail(row: Row | null): void {
   renderDetail(detail, row, state.projectRoot, {
     channel,
     cardHost,
-    sessions: data.sessions,
+    sessions: loader.sessions,
     isSelected: (candidate) => list.selectedRow?.key === candidate.key,
     showInjections,
     report: (text, kind) => report(text, kind),
   });
 }
 
-// ——— loading ———
-
-function emptyText(): string {
-  if (state.query) return `Nothing matches “${state.query}”${activeFilterCount(state.filter) ? ' with these filters' : ''}. Try other words, a file name or a symbol.`;
-  if (activeFilterCount(state.filter)) return 'No memories match these filters. Loosen them (Filters) to see more.';
-  return 'No memories yet. Engram records every save and every agent edit in this project, and what agents decide and learn; pinned constraints appear here too.';
-}
-
-function footerFor(complete: boolean): void {
-  if (!complete) list.setFooter(h('span', { class: 'muted' }, 'Loading more…'));
-  else if (!data.entries) list.setFooter(h('p', { class: 'empty muted' }, emptyText()), 80);
-  else list.setFooter(h('span', { class: 'muted' }, state.query ? `${plural(data.memories, 'result')}, best first.` : `End of the timeline: ${plural(data.memories, 'memory', 'memories')}.`));
-  summary.textContent = state.query ? `${plural(data.memories, 'result')}` : complete ? plural(data.memories, 'memory', 'memories') : `${data.memories.toLocaleString()}+ memories`;
-}
-
-function remember(sessions: readonly SessionInfo[], projectRoot: string, projects?: readonly string[]): void {
-  for (const session of sessions) data.sessions.set(session.id, session);
-  state.projectRoot = projectRoot;
-  if (projects) {
-    data.projects = [...projects];
-    projectPicker.hidden = projects.length < 2;
-    if (projects.length > 1) {
-      projectPicker.replaceChildren(...projects.map((p) => h(Tags.option, { value: p }, p)));
-      setValue(projectPicker, projectRoot);
-    }
-  }
-}
-
-function failed(error: Error, what: string): void {
-  report(`Could not load ${what}: ${error.message}`, 'error', { label: 'Try Again', run: () => void reload() });
-  list.setFooter(null);
-}
-
-/** The first page again (filters changed, memories changed, a restart): keeps the selection and, if possible, the scroll. */
-async function loadFirstPage(restore = 0): Promise<void> {
-  const generation = ++data.generation;
-  data.loadingMore = true;
-  try {
-    let page = await channel.call('page', { projectRoot: state.projectRoot ?? undefined, filter: state.filter, cursor: null, limit: PAGE_SIZE });
-    if (generation !== data.generation) return;
-    data.group = { day: null, session: undefined };
-    remember(page.sessions, page.projectRoot, page.projects);
-    let rows = groupRows(page.entries, data.sessions, data.group);
-    data.firstPageRows = rows.length;
-    let entries = page.entries.length;
-    // Restoring after the view was hidden: as many pages as were loaded, so the scroll position exists again.
-    while (page.nextCursor && entries < Math.min(restore, RESTORE_MAX)) {
-      page = await channel.call('page', { projectRoot: state.projectRoot ?? undefined, filter: state.filter, cursor: page.nextCursor, limit: PAGE_SIZE });
-      if (generation !== data.generation) return;
-      remember(page.sessions, page.projectRoot);
-      rows = rows.concat(groupRows(page.entries, data.sessions, data.group));
-      entries += page.entries.length;
-    }
-    data.entries = entries;
-    data.memories = rows.filter((r) => r.kind === 'memory').length;
-    data.nextCursor = page.nextCursor;
-    statusLine.querySelector('.notice.error')?.remove();
-    list.setRows(rows, !page.nextCursor);
-    footerFor(!page.nextCursor);
-  } catch (error) {
-    if (generation === data.generation) failed(error as Error, 'the timeline');
-  } finally {
-    if (generation === data.generation) data.loadingMore = false;
-  }
-}
-
-async function loadMore(): Promise<void> {
-  if (state.query || data.loadingMore || !data.nextCursor || state.tab !== 'timeline') return;
-  const generation = data.generation;
-  data.loadingMore = true;
-  try {
-    const page = await channel.call('page', { projectRoot: state.projectRoot ?? undefined, filter: state.filter, cursor: data.nextCursor, limit: PAGE_SIZE });
-    if (generation !== data.generation) return;
-    remember(page.sessions, page.projectRoot);
-    const rows = groupRows(page.entries, data.sessions, data.group);
-    data.entries += page.entries.length;
-    data.memories += rows.filter((r) => r.kind === 'memory').length;
-    data.nextCursor = page.nextCursor;
-    list.append(rows, !page.nextCursor);
-    footerFor(!page.nextCursor);
-  } catch (error) {
-    if (generation === data.generation) failed(error as Error, 'more of the timeline');
-  } finally {
-    if (generation === data.generation) data.loadingMore = false;
-  }
-}
-
-async function runSearch(): Promise<void> {
-  const generation = ++data.generation;
-  const query = state.query;
-  try {
-    const found = await channel.call('search', { projectRoot: state.projectRoot ?? undefined, query, filter: state.filter, limit: SEARCH_LIMIT });
-    if (generation !== data.generation) return;
-    remember(found.sessions, found.projectRoot);
-    const rows: Row[] = found.results.map((r) => ({ kind: 'memory', key: r.memory.id, memory: r.memory, score: r }));
-    data.entries = rows.length;
-    data.memories = rows.length;
-    data.nextCursor = null;
-    list.setRows(rows.length ? [{ kind: 'heading', key: 'heading', label: `Results for “${query}”, best first` }, ...rows] : [], true);
-    footerFor(true);
-  } catch (error) {
-    if (generation === data.generation) failed(error as Error, 'search results');
-  }
-}
+// ——— user actions ———
 
 /** Everything the current tab shows, fetched again. */
 async function reload(): Promise<void> {
   banner.hidden = true;
   if (state.tab === 'injections') return injectionLog.load();
-  if (state.query) return runSearch();
-  return loadFirstPage();
+  if (state.query) return loader.search();
+  return loader.firstPage();
 }
-
-// ——— user actions ———
 
 function setTab(tab: TimelineTab): void {
   state.tab = tab;
-  for (const button of tabs) {
-    const selected = button.id === `tab-${tab}`;
-    button.setAttribute('aria-selected', String(selected));
-    button.tabIndex = selected ? 0 : -1;
-  }
+  toolbar.selectTab(tab);
   timelinePanel.hidden = tab !== 'timeline';
   injectionsPanel.hidden = tab !== 'injections';
-  toolbar.querySelector('.timeline-tools')!.toggleAttribute('hidden', tab !== 'timeline');
   filtersBox.hidden = tab !== 'timeline' || !state.filtersOpen;
   persist();
   if (tab === 'injections') {
@@ -330,7 +177,7 @@ function showInjections(sessionId: string): void {
 
 function showSessionInTimeline(sessionId: string): void {
   state.query = '';
-  setValue(search, '');
+  toolbar.setQuery('');
   setFilter({ ...state.filter, sessionId });
   state.filtersOpen = true;
   filters = buildFilters();
@@ -349,8 +196,7 @@ function setFilter(filter: TimelineFilter): void {
 
 function updateFiltersToggle(): void {
   const count = activeFilterCount(state.filter);
-  filtersToggle.textContent = count ? `Filters (${count})` : 'Filters';
-  filtersToggle.setAttribute('aria-expanded', String(state.filtersOpen));
+  toolbar.setFilters(count ? `Filters (${count})` : 'Filters', state.filtersOpen);
   filtersBox.hidden = state.tab !== 'timeline' || !state.filtersOpen;
 }
 
@@ -367,25 +213,15 @@ function buildFilters(): FilterForm {
   return form;
 }
 
-filtersToggle.addEventListener('click', () => {
-  state.filtersOpen = !state.filtersOpen;
-  updateFiltersToggle();
-  persist();
-  if (state.filtersOpen && !injectionLog.sessions) void injectionLog.load();
-});
-
-projectPicker.addEventListener('change', () => {
-  const next = valueOf(projectPicker);
-  if (!next || next === state.projectRoot) return;
-  state.projectRoot = next;
+function setProject(projectRoot: string): void {
+  if (projectRoot === state.projectRoot) return;
+  state.projectRoot = projectRoot;
   injectionLog.sessions = null;
   setFilter({ statuses: state.filter.statuses });
   filters = buildFilters();
-});
+}
 
-let searchTimer: ReturnType<typeof setTimeout> | undefined;
 function searchFor(query: string): void {
-  clearTimeout(searchTimer);
   if (query === state.query) return;
   state.query = query;
   state.selectedKey = null;
@@ -393,20 +229,17 @@ function searchFor(query: string): void {
   list.scrollTop = 0;
   void reload();
 }
-search.addEventListener('input', () => {
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(() => searchFor(valueOf(search).trim()), SEARCH_AFTER_MS);
-});
-search.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter') searchFor(valueOf(search).trim());
-  else if (event.key === 'Escape') {
-    setValue(search, '');
-    searchFor('');
-  } else if (event.key === 'ArrowDown') {
-    event.preventDefault();
-    list.element.focus();
-  }
-});
+
+/** This clone or the team hub: searched again at once when there is a query. */
+function setScope(scope: TimelineSearchScope): void {
+  if (scope === state.scope) return;
+  state.scope = scope;
+  persist();
+  if (!state.query) return;
+  state.selectedKey = null;
+  list.scrollTop = 0;
+  void reload();
+}
 
 // ——— messages from the extension ———
 
@@ -417,7 +250,7 @@ channel.onMessage((message) => {
       if (message.projectRoot && state.projectRoot && message.projectRoot !== state.projectRoot) return;
       clearTimeout(refreshTimer);
       refreshTimer = setTimeout(() => {
-        if (state.tab === 'timeline' && !state.query && list.scrollTop > data.firstPageRows * 40) {
+        if (state.tab === 'timeline' && !state.query && list.scrollTop > loader.firstPageRows * 40) {
           // Deep in the list: do not move what the user is reading; offer the latest instead.
           banner.replaceChildren(h('span', {}, 'Memories changed. '), showLatestButton());
           banner.hidden = false;
@@ -462,7 +295,7 @@ showDetail(null);
 if (state.tab === 'timeline') {
   const restoreScroll = state.scrollTop;
   const selected = state.selectedKey;
-  const start = state.query ? runSearch() : loadFirstPage(state.loaded);
+  const start = state.query ? loader.search() : loader.firstPage(state.loaded);
   void start.then(() => {
     list.scrollTop = restoreScroll;
     if (selected) list.selectKey(selected, false);

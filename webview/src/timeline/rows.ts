@@ -1,6 +1,6 @@
 import type { SessionInfo, TimelineEntry, ViewMemory } from '../../../server/src/viewProtocol';
 import { candidateBadge } from '../shared/candidateNotice';
-import { teamBadge } from '../shared/teamBadge';
+import { hubBadge, teamBadge } from '../shared/teamBadge';
 import { h } from '../shared/dom';
 import { dayHeading, dayKey, KIND_LABELS, plural, sessionLabel, SOURCE_LABELS, time } from '../shared/format';
 import { icon } from '../shared/icons';
@@ -63,7 +63,8 @@ function badges(memory: ViewMemory): HTMLElement[] {
   const candidate = candidateBadge(memory);
   if (candidate) out.push(candidate);
   if (memory.pin !== 'none') out.push(h('span', { class: `badge pin-${memory.pin}` }, icon('pin'), `${memory.pin} pin`));
-  if (memory.team) out.push(teamBadge());
+  if (memory.hub) out.push(hubBadge(memory.hub));
+  else if (memory.team) out.push(teamBadge());
   if (memory.anchor?.stale) out.push(h('span', { class: 'badge stale' }, 'stale'));
   if (memory.status !== 'active') out.push(h('span', { class: `badge status-${memory.status}` }, memory.status));
   return out;
@@ -94,6 +95,7 @@ export function renderRow(row: Row, selected: boolean): HTMLElement {
     case 'memory': {
       const m = row.memory;
       const place = m.place ? ` · ${m.place}` : '';
+      const origin = m.hub ? ` · ${m.hub.project}, by ${m.hub.author}` : '';
       const score = row.score ? ` · score ${row.score.score.toFixed(2)}` : '';
       return h(
         'div',
@@ -103,7 +105,7 @@ export function renderRow(row: Row, selected: boolean): HTMLElement {
           'div',
           { class: 'lines' },
           h('div', { class: 'line1' }, h('span', { class: 'title' }, m.title), ...badges(m)),
-          h('div', { class: 'line2 muted' }, `${time(m.updatedAt)} · ${KIND_LABELS[m.kind]} · ${SOURCE_LABELS[m.source]}${place}${score}`),
+          h('div', { class: 'line2 muted' }, `${time(m.updatedAt)} · ${KIND_LABELS[m.kind]} · ${SOURCE_LABELS[m.source]}${place}${origin}${score}`),
         ),
       );
     }

@@ -1,0 +1,78 @@
+// The timeline's team scope in the webview (docs/team.md, "Team search"): when the scope picker
+// shows, and that a memory found only on the team hub is read-only. The end-to-end path (the
+// memory server searching a real hub) is test/integration/teamHub.test.ts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ViewMemory } from '../../server/src/viewProtocol';
+import { cardActions } from '../../webview/src/shared/cardActions';
+import { hubBadge, hubOnlyNote } from '../../webview/src/shared/teamBadge';
+import { noMatchText, resultsHeading, SCOPE_LABELS, showsScopePicker } from '../../webview/src/timeline/searchScope';
+import { type FakeNode, useFakeDocument } from '../support/fakeDom';
+
+const decision: ViewMemory = {
+  id: '01J00000000000000000000001',
+  kind: 'decision',
+  title: 'Connection retries live in the pool, not in callers',
+  body: '',
+  why: 'Callers retried on top of the pool and tripled the load.',
+  pin: 'none',
+  source: 'user',
+  status: 'active',
+  files: ['src/pool.ts'],
+  symbols: ['Pool.acquire'],
+  anchor: null,
+  createdAt: 0,
+  updatedAt: 0,
+  bodyTruncated: false,
+  sessionId: null,
+  glob: null,
+  change: null,
+  place: 'src/pool.ts',
+  candidate: false,
+};
+const onHubOnly: ViewMemory = { ...decision, id: 't_0123456789ABCDEFGHJK', team: true, hub: { project: 'github.com/org/billing', author: 'dana' } };
+
+describe("the timeline's search scope", () => {
+  it('offers no scope picker without a team hub, and all three scopes with one', () => {
+    assert.equal(showsScopePicker(false, 'local'), false);
+    assert.equal(showsScopePicker(true, 'local'), true);
+    assert.deepEqual(Object.values(SCOPE_LABELS), ['This clone', 'Team hub: this project', 'Team hub: all projects']);
+  });
+
+  it('keeps the picker while a team scope is chosen and the hub went away, so the user can come back to this clone', () => {
+    assert.equal(showsScopePicker(false, 'team'), true);
+    assert.equal(showsScopePicker(false, 'team-all'), true);
+  });
+
+  it('says where it looked', () => {
+    assert.equal(resultsHeading('local', 'pool'), 'Results for “pool”, best first');
+    assert.equal(resultsHeading('team-all', 'pool'), 'Team hub results for “pool” in all projects, best first');
+    assert.match(noMatchText('team', 'pool', false), /^Nothing on the team hub matches “pool” in this project\./);
+    assert.match(noMatchText('local', 'pool', true), /^Nothing matches “pool” with these filters\./);
+  });
+});
+
+describe('a memory found only on the team hub', () => {
+  useFakeDocument();
+
+  it('offers no action: pin, edit, share, copy and forget all work on this clone’s store, which does not hold it', () => {
+    assert.deepEqual(cardActions(onHubOnly, true), []);
+    assert.deepEqual(cardActions({ ...onHubOnly, kind: 'diff', files: ['src/pool.ts'] }, false), [], 'not even Open diff');
+  });
+
+  it("this clone's own memory keeps every action (the detail pane adds Archive)", () => {
+    assert.deepEqual(cardActions(decision, false), ['pin', 'pin-hard', 'edit', 'share', 'copy', 'forget']);
+    assert.deepEqual(cardActions({ ...decision, team: true, pin: 'soft' }, true), ['unpin', 'edit', 'unshare', 'copy', 'archive', 'forget']);
+    assert.deepEqual(cardActions({ ...decision, status: 'archived' }, true), ['copy', 'restore', 'forget']);
+  });
+
+  it('is marked "team hub" with its project and author, and its card says why it is read-only', () => {
+    const badge = hubBadge(onHubOnly.hub!) as unknown as FakeNode;
+    assert.equal(badge.textContent, 'team hub');
+    assert.equal(badge.getAttribute('class'), 'badge hub');
+    assert.equal(badge.getAttribute('title'), 'On the team hub only, not in this clone: github.com/org/billing, by dana');
+    const note = hubOnlyNote(onHubOnly.hub!) as unknown as FakeNode;
+    assert.equal(note.getAttribute('role'), 'note');
+    assert.match(note.textContent, /^github\.com\/org\/billing · by dana — on the team hub, not in this clone’s memory: read-only here/);
+  });
+});

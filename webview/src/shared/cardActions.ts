@@ -1,0 +1,29 @@
+import type { ViewMemory } from '../../../server/src/viewProtocol';
+
+/** A button a memory card can offer; memoryCard.ts draws each. */
+export type CardAction = 'pin' | 'pin-hard' | 'unpin' | 'edit' | 'share' | 'unshare' | 'diff' | 'copy' | 'archive' | 'forget' | 'restore';
+
+/**
+ * What a card offers for a memory, in order. A rule candidate's Accept is in its notice, not here.
+ * A memory only on the team hub (`hub`) offers nothing: every action works on this clone's store,
+ * which does not hold it.
+ */
+export function cardActions(memory: ViewMemory, detailed: boolean): CardAction[] {
+  if (memory.hub) return [];
+  const actions: CardAction[] = [];
+  if (memory.status === 'active') {
+    if (!memory.candidate) actions.push(...(memory.pin === 'none' ? (['pin', 'pin-hard'] as const) : (['unpin'] as const)));
+    // Sharing writes the project's team file; the user commits it (docs/team.md).
+    actions.push('edit', memory.team ? 'unshare' : 'share');
+  }
+  if (memory.kind === 'diff' && memory.files.length) actions.push('diff');
+  actions.push('copy');
+  if (memory.status === 'active') {
+    if (detailed && memory.pin !== 'hard') actions.push('archive');
+    actions.push('forget');
+  } else {
+    actions.push('restore');
+    if (memory.status === 'archived') actions.push('forget');
+  }
+  return actions;
+}
