@@ -5,6 +5,7 @@ import { startHistoryThread, type HistoryThread } from '../history/historyThread
 import type { Project } from '../project';
 import { CancelHistoryImportNotification, HistoryOfferRequest, HistoryProgressNotification, ImportHistoryRequest, type HistoryProgressParams } from '../protocol';
 import type { ProjectRegistry } from './projectRegistry';
+import type { BackgroundJob } from './backgroundJobs';
 
 /** HEAD and the refs are looked at this often (a few stats): new commits are picked up within about this long. */
 const CHECK_MS = 2000;
@@ -36,7 +37,6 @@ export class HistoryFollower {
   private readonly followed = new Map<string, FollowedProject>();
   /** Projects that are not the top of a git work tree. */
   private readonly ignored = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
   private runs = 0;
   private checking = false;
   private readonly cancels = new Map<string, HistoryThread>();
@@ -62,14 +62,12 @@ export class HistoryFollower {
     return this.followed.get(project.root)?.running != null;
   }
 
-  start(): void {
-    void this.check();
-    this.timer = setInterval(() => void this.check(), CHECK_MS);
-    this.timer.unref();
+  /** Its periodic work, for the server's table of jobs (backgroundJobs.ts): at once, then every CHECK_MS. */
+  job(): BackgroundJob {
+    return { name: 'git history', firstMs: 0, everyMs: CHECK_MS, run: () => this.check() };
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
     await Promise.all([...this.followed.values()].map((entry) => entry.running?.terminate()));
   }
 

@@ -6,6 +6,7 @@ import { syncProject } from '../hub/syncProject';
 import type { Project } from '../project';
 import type { ProjectRegistry } from './projectRegistry';
 import type { HubSearchAccess } from './timelineTeamSearch';
+import type { BackgroundJob } from './backgroundJobs';
 
 /** How often open projects sync with the hub: a teammate's change shows within about two of these. */
 const SYNC_EVERY_MS = 1000;
@@ -23,7 +24,6 @@ export class HubFollower {
   private readonly env: NodeJS.ProcessEnv;
   private readonly hubProjects = new Map<string, string | null>();
   private client: HubClient | null = null;
-  private timer: NodeJS.Timeout | undefined;
   private busy = false;
   private failures = 0;
   private retryAt = 0;
@@ -47,16 +47,14 @@ export class HubFollower {
     this.env = env;
   }
 
-  start(): void {
-    if (!this.settings) return;
+  /** Its periodic work, for the server's table of jobs (backgroundJobs.ts); null without a hub. */
+  job(): BackgroundJob | null {
+    if (!this.settings) return null;
     this.connection.console.info(`Team hub: syncing with ${describeHubUrl(this.settings.url)}${this.settings.syncAll ? ' (syncAll)' : ''}.`);
-    this.timer = setInterval(() => void this.tick(), SYNC_EVERY_MS);
-    this.timer.unref();
-    void this.tick();
+    return { name: 'team hub sync', firstMs: 0, everyMs: SYNC_EVERY_MS, run: () => this.tick() };
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
     await this.client?.end().catch(() => undefined);
     this.client = null;
   }

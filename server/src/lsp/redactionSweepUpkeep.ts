@@ -1,6 +1,7 @@
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { everyNowAndThen, nextTurn } from './backgroundUpkeep';
+import { nextTurn } from './backgroundUpkeep';
+import type { BackgroundJob } from './backgroundJobs';
 
 const FIRST_CHECK_MS = 2_000;
 const CHECK_EVERY_MS = 60_000;
@@ -10,8 +11,12 @@ const CHECK_EVERY_MS = 60_000;
  * in steps between which the server goes on answering hovers and hooks. Soon after a project
  * opens, since until then its store may hold secrets the current rules know; one sweep at a time.
  */
-export function keepRedactionCurrent(connection: Connection, openProjects: () => readonly Project[]): void {
-  everyNowAndThen(FIRST_CHECK_MS, CHECK_EVERY_MS, async () => {
+export function redactionSweepJob(connection: Connection, openProjects: () => readonly Project[]): BackgroundJob {
+  return {
+    name: 'redaction sweep',
+    firstMs: FIRST_CHECK_MS,
+    everyMs: CHECK_EVERY_MS,
+    run: async () => {
     for (const project of openProjects()) {
       try {
         if (!project.redactionSweep.pending()) continue;
@@ -27,5 +32,6 @@ export function keepRedactionCurrent(connection: Connection, openProjects: () =>
         connection.console.warn(`Sweeping ${project.root} for secrets newer redaction rules know failed: ${(error as Error).message}`);
       }
     }
-  });
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { type AgentSessionActivity, CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
+import { MemoriesChangedNotification } from '../viewProtocol';
 import { AnchorKeeper } from '../anchors/anchorKeeper';
 import { compact } from '../capacity/compact';
 import { DocumentDeclarations } from './documentDeclarations';
@@ -18,9 +19,11 @@ import { ProjectRegistry } from './projectRegistry';
 import { openMailbox, type MailboxAnswer, type MailboxListener } from '../mailbox/mailboxServer';
 import type { MailboxRequest } from '../mailbox/mailboxProtocol';
 import { nextTurn } from './backgroundUpkeep';
-import { keepTermStatsCurrent } from './termStatsUpkeep';
-import { keepTextIndexesBuilt } from './textIndexUpkeep';
-import { keepRedactionCurrent } from './redactionSweepUpkeep';
+import { termStatsJob } from './termStatsUpkeep';
+import { textIndexJob } from './textIndexUpkeep';
+import { redactionSweepJob } from './redactionSweepUpkeep';
+import { BackgroundJobs, type BackgroundJob } from './backgroundJobs';
+import { MemoryChangeWatch } from './memoryChangeWatch';
 import { TranscriptFollower } from './transcriptFollower';
 import { HistoryFollower } from './historyFollower';
 import { TeamFollower } from './teamFollower';
@@ -50,8 +53,6 @@ function lineLength(document: TextDocument, line: number): number {
 const CAPACITY_FIRST_MS = 60_000;
 const CAPACITY_EVERY_MS = 10 * 60_000;
 
-/** How often to look for writes made by other processes (CLI, hooks, MCP servers). */
-const EXTERNAL_WRITE_POLL_MS = 1000;
 /** After opening a project, when the memory server reads recall's scoring rows into memory. */
 const PRELOAD_AFTER_MS = 3000;
 
@@ -107,11 +108,21 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
     lastStatus = key;
     void connection.sendNotification(ServerStatusNotification.type, status);
   };
+  /** Memories changed (recorded, acted on, written by another process): CodeLens and the status bar catch up. */
+  const memoriesChanged = () => {
+    if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
+    sendStatus();
+  };
+  const changes = new MemoryChangeWatch(
+    () => projects.openProjects(),
+    memoriesChanged,
+    (project) => void connection.sendNotification(MemoriesChangedNotification.type, { projectRoot: project.root }),
+    (message) => connection.console.error(message),
+  );
+  const jobs = new BackgroundJobs((message) => connection.console.warn(message));
 
-  // Last seen data_version per project, taken when it opens so no external write is missed.
-  const seenVersions = new Map<string, number>();
   const projects = new ProjectRegistry((project) => {
-    seenVersions.set(project.root, project.store.dataVersion());
+    changes.opened(project);
     connection.console.info(`Opened ${project.databaseFile} for ${project.root}`);
     for (const info of project.infos) connection.console.info(info);
     for (const notice of project.notices) {
@@ -173,10 +184,7 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
     projects.setWorkspaceFolders(folders);
     for (const problem of projects.openProblems()) connection.console.error(`Cannot open the memory of ${problem.root}: ${problem.message}`);
     codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
-    const onRecorded = () => {
-      if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
-      sendStatus();
-    };
+    const onRecorded = memoriesChanged;
     capture = new ChangeCapture(connection, documents, projects, settings, onRecorded, (project, path, text) => anchors.changedOnDisk(project, path, text));
     transcripts = new TranscriptFollower(connection, projects, capture, onRecorded);
     history = new HistoryFollower(connection, projects, onRecorded);
@@ -199,18 +207,22 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
 
   connection.onInitialized(() => {
     sendStatus();
-    watchExternalWrites();
     capture?.syncWithDisk();
-    transcripts?.start();
-    history?.start();
-    team?.start();
-    hub?.start();
-    keepWithinCapacity();
     // Not while a history import writes to a project: it recounts at its end, and the index is built after it.
     const notImporting = () => projects.openProjects().filter((project) => !history?.importing(project));
-    keepTermStatsCurrent(connection, notImporting);
-    keepTextIndexesBuilt(connection, notImporting);
-    keepRedactionCurrent(connection, notImporting);
+    // Everything the server does on a timer (docs/architecture.md, "The memory server's background work").
+    const table: (BackgroundJob | null | undefined)[] = [
+      changes.job(),
+      transcripts?.job(),
+      history?.job(),
+      team?.job(),
+      hub?.job(),
+      capacityJob(),
+      termStatsJob(connection, notImporting),
+      textIndexJob(connection, notImporting),
+      redactionSweepJob(connection, notImporting),
+    ];
+    jobs.start(table.filter((job): job is BackgroundJob => !!job));
     if (mailboxFolder && options.answerMailbox) {
       try {
         mailbox = openMailbox(mailboxFolder, options.answerMailbox((root) => projects.openAt(root)), connection.console);
@@ -224,7 +236,7 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
   });
 
   /** Now and then, each project's capacity is enforced on the capture queue (docs/capacity.md). */
-  function keepWithinCapacity(): void {
+  function capacityJob(): BackgroundJob {
     const run = () => {
       for (const project of projects.openProjects()) {
         void capture?.serialize(`keeping ${project.root} within capacity`, async () => {
@@ -237,27 +249,7 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
         });
       }
     };
-    setTimeout(run, CAPACITY_FIRST_MS).unref();
-    setInterval(run, CAPACITY_EVERY_MS).unref();
-  }
-
-  function watchExternalWrites(): void {
-    const timer = setInterval(() => {
-      let changed = false;
-      for (const project of projects.openProjects()) {
-        try {
-          const version = project.store.dataVersion();
-          if (seenVersions.get(project.root) !== version) changed = true;
-          seenVersions.set(project.root, version);
-        } catch (error) {
-          connection.console.error(`Checking ${project.databaseFile} for changes failed: ${(error as Error).message}`);
-        }
-      }
-      if (!changed) return;
-      if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
-      sendStatus();
-    }, EXTERNAL_WRITE_POLL_MS);
-    timer.unref();
+    return { name: 'capacity', firstMs: CAPACITY_FIRST_MS, everyMs: CAPACITY_EVERY_MS, run };
   }
 
   connection.onNotification(CancelBackfillNotification.type, (params) => transcripts?.cancelBackfill(params.id));
@@ -273,14 +265,8 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
   connection.onHover((params) => provideHover(editorDeps, params));
   connection.onCodeLens((params) => provideCodeLenses(editorDeps, params));
   registerClaudeRequests(connection, editorDeps, windowIdOf);
-  registerMemoryRequests(connection, editorDeps, () => {
-    if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
-    sendStatus();
-  });
-  registerViewRequests(connection, { ...editorDeps, hubSearch: () => hub?.searchAccess() ?? null }, () => {
-    if (codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type);
-    sendStatus();
-  });
+  registerMemoryRequests(connection, editorDeps, memoriesChanged);
+  registerViewRequests(connection, { ...editorDeps, hubSearch: () => hub?.searchAccess() ?? null, changes }, memoriesChanged);
 
   connection.onRequest(StatsRequest.type, (): StatsResult => ({
     projects: projects.openProjects().map((p) => ({ root: p.root, databaseFile: p.databaseFile, schemaVersion: p.store.schemaVersion(), ...p.store.counts() })),
@@ -298,8 +284,7 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
 
   connection.onShutdown(async () => {
     mailbox?.close();
-    transcripts?.stop();
-    team?.stop();
+    jobs.stop();
     await hub?.stop();
     // Before the projects close: a history import thread writes to them.
     await history?.stop();

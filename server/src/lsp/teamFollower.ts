@@ -3,6 +3,7 @@ import type { Project } from '../project';
 import { applyTeamFile, type TeamSyncReport } from '../team/applyTeamFile';
 import { TEAM_FILE, teamFileStamp } from '../team/teamFile';
 import type { ProjectRegistry } from './projectRegistry';
+import type { BackgroundJob } from './backgroundJobs';
 
 /** How often the team file is looked at (one stat per project): a pull shows within about this long. */
 const CHECK_MS = 1000;
@@ -23,7 +24,6 @@ export function teamProblemMessage(root: string, report: TeamSyncReport): string
 export class TeamFollower {
   private readonly stamps = new Map<string, string>();
   private readonly problems = new Map<string, string>();
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -31,14 +31,9 @@ export class TeamFollower {
     private readonly onApplied: (project: Project) => void,
   ) {}
 
-  start(): void {
-    this.check();
-    this.timer = setInterval(() => this.check(), CHECK_MS);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
+  /** Its periodic work, for the server's table of jobs (backgroundJobs.ts): at once, then every CHECK_MS. */
+  job(): BackgroundJob {
+    return { name: 'team file', firstMs: 0, everyMs: CHECK_MS, run: () => this.check() };
   }
 
   /** Problems of the open projects' team files, for the status bar (empty: none). */

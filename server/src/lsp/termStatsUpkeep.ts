@@ -1,6 +1,7 @@
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { everyNowAndThen, nextTurn } from './backgroundUpkeep';
+import { nextTurn } from './backgroundUpkeep';
+import type { BackgroundJob } from './backgroundJobs';
 
 const FIRST_CHECK_MS = 10_000;
 const CHECK_EVERY_MS = 60_000;
@@ -10,8 +11,12 @@ const CHECK_EVERY_MS = 60_000;
  * changed by a tenth since its last count is counted again, in slices between which the server
  * goes on answering hovers. One count at a time.
  */
-export function keepTermStatsCurrent(connection: Connection, openProjects: () => readonly Project[]): void {
-  everyNowAndThen(FIRST_CHECK_MS, CHECK_EVERY_MS, async () => {
+export function termStatsJob(connection: Connection, openProjects: () => readonly Project[]): BackgroundJob {
+  return {
+    name: 'full-text term counts',
+    firstMs: FIRST_CHECK_MS,
+    everyMs: CHECK_EVERY_MS,
+    run: async () => {
     try {
       for (const project of openProjects()) {
         const stats = project.store.termStats;
@@ -24,5 +29,6 @@ export function keepTermStatsCurrent(connection: Connection, openProjects: () =>
       // A closed or locked database: recall goes on with the old counts, or ranks every term.
       connection.console.warn(`Counting full-text terms failed: ${(error as Error).message}`);
     }
-  });
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { everyNowAndThen } from './backgroundUpkeep';
+import type { BackgroundJob } from './backgroundJobs';
 
 const FIRST_CHECK_MS = 5_000;
 const CHECK_EVERY_MS = 30_000;
@@ -10,8 +10,12 @@ const CHECK_EVERY_MS = 30_000;
  * own while the server goes on answering, once after it opens and again when a large change (an
  * import, archiving thousands) made it drop the index. Until then recall asks FTS5. One at a time.
  */
-export function keepTextIndexesBuilt(connection: Connection, openProjects: () => readonly Project[]): void {
-  everyNowAndThen(FIRST_CHECK_MS, CHECK_EVERY_MS, async () => {
+export function textIndexJob(connection: Connection, openProjects: () => readonly Project[]): BackgroundJob {
+  return {
+    name: 'in-memory text index',
+    firstMs: FIRST_CHECK_MS,
+    everyMs: CHECK_EVERY_MS,
+    run: async () => {
     try {
       for (const project of openProjects()) {
         const state = project.store.reads.textIndexState;
@@ -25,5 +29,6 @@ export function keepTextIndexesBuilt(connection: Connection, openProjects: () =>
       // A closed or locked database: recall goes on asking FTS5, and the next check tries again.
       connection.console.warn(`Building the in-memory text index failed (recall uses SQLite's): ${(error as Error).message}`);
     }
-  });
+    },
+  };
 }

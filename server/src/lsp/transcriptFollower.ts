@@ -7,6 +7,7 @@ import { syncClaudeMemoryFiles } from '../transcripts/claudeMemoryFiles';
 import { findTranscripts, type TranscriptFile } from '../transcripts/transcriptFiles';
 import type { ChangeCapture } from './changeCapture';
 import type { ProjectRegistry } from './projectRegistry';
+import type { BackgroundJob } from './backgroundJobs';
 
 /** Known transcripts are checked this often (a stat each): appends are ingested within about this long. */
 const CHECK_MS = 500;
@@ -37,7 +38,6 @@ export class TranscriptFollower {
   /** Per project, the size and mtime of each Claude memory file when last read. */
   private readonly memoryFilesSeen = new Map<string, Map<string, string>>();
   private readonly reportedProblems = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
   private lastDiscovery = 0;
   private busy = false;
   private backfills = 0;
@@ -51,14 +51,9 @@ export class TranscriptFollower {
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  start(): void {
-    this.timer = setInterval(() => void this.tick(), CHECK_MS);
-    this.timer.unref();
-    void this.tick();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
+  /** Its periodic work, for the server's table of jobs (backgroundJobs.ts): at once, then every CHECK_MS. */
+  job(): BackgroundJob {
+    return { name: 'transcripts', firstMs: 0, everyMs: CHECK_MS, run: () => this.tick() };
   }
 
   /** Stops the running backfill after the file being read; the files it did not reach are paused. */

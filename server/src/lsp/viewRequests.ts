@@ -22,7 +22,6 @@ import { fileDeclarations, languageForPath } from '../symbols';
 import {
   AgentSessionsRequest,
   LocateSymbolRequest,
-  MemoriesChangedNotification,
   MemoryActionRequest,
   MemoryDetailRequest,
   MemoryDiffRequest,
@@ -47,13 +46,13 @@ import type { CodeLensDeps } from './codeLens';
 import { governsLine } from './governsLine';
 import { patchSides } from './patchSides';
 import { searchTeamForTimeline, type HubSearchAccess } from './timelineTeamSearch';
+import type { MemoryChangeWatch } from './memoryChangeWatch';
 import { viewMemory } from './viewMemory';
 
 const PANEL_MEMORIES = 10;
 const PANEL_SESSIONS = 5;
 const SESSIONS_MAX = 200;
 /** How often to look for memory changes to announce (writes by this server or any other process). */
-const CHANGE_POLL_MS = 1000;
 
 const position = z.object({ line: z.number().int().min(0), character: z.number().int().min(0) });
 const projectRoot = projectRootSchema;
@@ -123,6 +122,8 @@ function showsCompactions(filter: TimelineFilter, statuses: readonly string[]): 
 export interface ViewRequestDeps extends CodeLensDeps {
   /** The team hub as this server reaches it, for the timeline's team search; null without a hub. */
   readonly hubSearch: () => HubSearchAccess | null;
+  /** Tells the views when memories change (memoryChangeWatch.ts). */
+  readonly changes: MemoryChangeWatch;
 }
 
 /**
@@ -141,31 +142,8 @@ export function registerViewRequests(connection: Connection, deps: ViewRequestDe
     return wanted.map((id) => known.get(id) ?? { id, agent: null, title: null, startedAt: null });
   };
 
-  // Announces changes: writes by this server bump the stamp; other processes' commits change data_version.
-  const stamps = new Map<string, string>();
-  const stampOf = (project: Project) => `${project.timeline.changeStamp()}:${project.store.dataVersion()}`;
-  /** A project a view asked about is watched from then on, so a write right after is not missed. */
-  function watched(project: Project): Project {
-    if (!stamps.has(project.root)) stamps.set(project.root, stampOf(project));
-    return project;
-  }
-  const announce = (project: Project) => {
-    stamps.set(project.root, stampOf(project));
-    void connection.sendNotification(MemoriesChangedNotification.type, { projectRoot: project.root });
-  };
-  const poll = setInterval(() => {
-    for (const project of deps.projects.openProjects()) {
-      try {
-        const stamp = stampOf(project);
-        const seen = stamps.get(project.root);
-        stamps.set(project.root, stamp);
-        if (seen !== undefined && seen !== stamp) void connection.sendNotification(MemoriesChangedNotification.type, { projectRoot: project.root });
-      } catch (error) {
-        connection.console.error(`Checking ${project.databaseFile} for memory changes failed: ${(error as Error).message}`);
-      }
-    }
-  }, CHANGE_POLL_MS);
-  poll.unref();
+  const watched = (project: Project) => deps.changes.watchForViews(project);
+  const announce = (project: Project) => deps.changes.announce(project);
 
   connection.onRequest(MemoryPanelRequest.type, async (raw): Promise<MemoryPanel | null> => {
     const params = parse(panelParams, raw);
