@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES } from './memory/types';
-import type { TimelineSearchParams, TimelineSearchScope } from './viewProtocol';
+import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS } from './memory/types';
+import type { MemoryAction, TimelinePageParams, TimelineSearchParams, TimelineSearchScope } from './viewProtocol';
 
 // Parts of the memory panel's and timeline's messages (viewProtocol.ts) checked on receipt by
 // both ends: by the extension, from its webviews, and by the memory server, from the extension.
@@ -39,3 +39,31 @@ export const timelineSearchParamsSchema = z.object({
   limit: z.number().int().min(1).max(TIMELINE_SEARCH_MAX),
   scope: timelineSearchScopeSchema.optional(),
 }) satisfies z.ZodType<TimelineSearchParams>;
+
+/** viewProtocol's TimelinePageParams: one page of the timeline. */
+export const timelinePageParamsSchema = z.object({
+  projectRoot: projectRootSchema.optional(),
+  filter: timelineFilterSchema,
+  cursor: timelineCursorSchema.nullable(),
+  limit: z.number().int().min(1).max(1000),
+}) satisfies z.ZodType<TimelinePageParams>;
+
+/** The agent sessions of a project (default: the first open one). */
+export const agentSessionsParamsSchema = z.object({ projectRoot: projectRootSchema.optional() });
+
+/** The actions a memory card sends as `action` ("Copy as context" is a call of its own there). */
+const CARD_ACTIONS = [
+  z.object({ type: z.literal('pin'), pin: z.enum(PIN_LEVELS) }),
+  z.object({ type: z.literal('forget') }),
+  z.object({ type: z.literal('restore') }),
+  z.object({ type: z.literal('archive') }),
+  z.object({ type: z.literal('edit'), title: z.string().max(1000), body: z.string().max(1_000_000).optional(), why: z.string().max(10_000).nullable().optional() }),
+  z.object({ type: z.literal('share') }),
+  z.object({ type: z.literal('unshare') }),
+] as const;
+
+/** What a webview's memory card may ask of a memory (the extension checks it). */
+export const cardActionSchema = z.discriminatedUnion('type', [...CARD_ACTIONS]);
+
+/** viewProtocol's MemoryAction: what the memory server takes (the card's actions and copy). */
+export const memoryActionSchema = z.discriminatedUnion('type', [...CARD_ACTIONS, z.object({ type: z.literal('copy') })]) satisfies z.ZodType<MemoryAction>;

@@ -2,7 +2,6 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { Commands, InjectionsRequest } from '../../../server/src/protocol';
-import { PIN_LEVELS } from '../../../server/src/memory/types';
 import {
   AgentSessionsRequest,
   LocateSymbolRequest,
@@ -12,32 +11,23 @@ import {
   TimelineSearchRequest,
 } from '../../../server/src/viewProtocol';
 import type { ExtensionMessage, OpenTarget, TimelineTab, ViewCallMethod, ViewCalls } from '../../../webview/src/shared/messages';
-import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema, timelineSearchParamsSchema } from '../../../server/src/viewSchemas';
+import { agentSessionsParamsSchema, cardActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema } from '../../../server/src/viewSchemas';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryDiffDocuments } from './memoryDiff';
 
 const projectRoot = projectRootSchema;
 const memoryRef = memoryRefSchema;
-const filter = timelineFilterSchema;
 const tab = z.enum(['timeline', 'injections']);
 
 /** Every call's params, checked on receipt: a webview is a page, and its messages are input. */
 const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']> } = {
-  page: z.object({ projectRoot: projectRoot.optional(), filter, cursor: timelineCursorSchema.nullable(), limit: z.number().int().min(1).max(1000) }),
+  page: timelinePageParamsSchema,
   search: timelineSearchParamsSchema,
-  sessions: z.object({ projectRoot: projectRoot.optional() }),
+  sessions: agentSessionsParamsSchema,
   injections: z.object({ projectRoot, sessionId: z.string().min(1).max(200) }),
   detail: memoryRef,
   action: memoryRef.extend({
-    action: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('pin'), pin: z.enum(PIN_LEVELS) }),
-      z.object({ type: z.literal('forget') }),
-      z.object({ type: z.literal('restore') }),
-      z.object({ type: z.literal('archive') }),
-      z.object({ type: z.literal('edit'), title: z.string().max(1000), body: z.string().max(1_000_000).optional(), why: z.string().max(10_000).nullable().optional() }),
-      z.object({ type: z.literal('share') }),
-      z.object({ type: z.literal('unshare') }),
-    ]),
+    action: cardActionSchema,
   }),
   copy: memoryRef,
   diff: memoryRef,

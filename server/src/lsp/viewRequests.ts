@@ -12,11 +12,11 @@ import { pinMemory } from '../actions/pin';
 import { shareMemoryWithTeam, unshareMemoryFromTeam } from '../actions/share';
 import { archive, forget, restore } from '../actions/status';
 import { governingConstraints } from '../constraints/governing';
-import { PIN_LEVELS, type Memory } from '../memory/types';
+import type { Memory } from '../memory/types';
 import type { Project } from '../project';
 import { TeamFileError } from '../team/shareMemory';
 import { isShared } from '../team/teamMark';
-import { memoryRefSchema, projectRootSchema, timelineCursorSchema, timelineFilterSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../viewSchemas';
+import { agentSessionsParamsSchema, memoryActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import { fileDeclarations, languageForPath } from '../symbols';
 import {
@@ -61,22 +61,9 @@ const memoryRef = memoryRefSchema;
 const panelParams = z.object({ uri: z.string().min(1), position: position.optional(), openUris: z.array(z.string()).max(100).optional() });
 const selectionParams = z.object({ uri: z.string().min(1), ids: z.array(z.string().min(1).max(200)).min(1).max(MEMORY_SELECTION_MAX) });
 
-const timelineFilter = timelineFilterSchema;
-const cursor = timelineCursorSchema;
-const pageParams = z.object({ projectRoot: projectRoot.optional(), filter: timelineFilter, cursor: cursor.nullable(), limit: z.number().int().min(1).max(1000) });
+const pageParams = timelinePageParamsSchema;
 const searchParams = timelineSearchParamsSchema;
-
-const memoryAction = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('pin'), pin: z.enum(PIN_LEVELS) }),
-  z.object({ type: z.literal('forget') }),
-  z.object({ type: z.literal('restore') }),
-  z.object({ type: z.literal('archive') }),
-  z.object({ type: z.literal('edit'), title: z.string().max(1000), body: z.string().max(1_000_000).optional(), why: z.string().max(10_000).nullable().optional() }),
-  z.object({ type: z.literal('copy') }),
-  z.object({ type: z.literal('share') }),
-  z.object({ type: z.literal('unshare') }),
-]);
-const actionParams = memoryRef.extend({ action: memoryAction });
+const actionParams = memoryRef.extend({ action: memoryActionSchema });
 const locateParams = z.object({ projectRoot, path: z.string().min(1).max(4096), symbol: z.string().min(1).max(1000) });
 
 function parse<T>(schema: z.ZodType<T>, params: unknown): T {
@@ -250,7 +237,7 @@ export function registerViewRequests(connection: Connection, deps: ViewRequestDe
   });
 
   connection.onRequest(AgentSessionsRequest.type, (raw) => {
-    const params = parse(z.object({ projectRoot: projectRoot.optional() }), raw);
+    const params = parse(agentSessionsParamsSchema, raw);
     const project = projectOf(params.projectRoot);
     const sessions = project.timeline.agentSessions(SESSIONS_MAX).map((s) => ({ ...s, compactions: project.timeline.compactionsOf(s.id) }));
     return { projectRoot: project.root, sessions };
