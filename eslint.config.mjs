@@ -5,8 +5,11 @@ import tseslint from 'typescript-eslint';
 /** The core: what every entry point shares. It never reaches back into one. */
 export const CORE_FOLDERS = ['store', 'paths', 'config', 'capture', 'recall', 'transcripts', 'constraints', 'anchors', 'symbols', 'memory', 'history', 'team', 'hub', 'actions', 'capacity', 'util'];
 
-/** The wire contracts: client, server and webview all import them, so they import nothing with a platform. */
-const CONTRACTS = ['protocol', 'viewProtocol', 'viewSchemas', 'memory/types', 'memory/age'];
+/**
+ * The wire contracts live in contracts/ (client, server and webview all import them, so they
+ * import nothing with a platform), with the two server modules they name: the memory types.
+ */
+const CONTRACT_TYPES = ['memory/types', 'memory/age'];
 
 const entryPoints = {
   regex: '^(\\.\\.?/)+(lsp|mcp|cli|hooks)(/|$)',
@@ -26,8 +29,8 @@ const restrict = (...patterns) => ['error', { patterns }];
 /** The webview runs in a browser sandbox and talks only to the extension, by messages. */
 const webview = (packages) => [
   { regex: packages, message: 'The webview runs in a browser sandbox: no Node modules, no npm packages; the UI toolkit only through shared/toolkit.ts, its one seam.' },
-  serverInternals(CONTRACTS, 'The webview imports from the server only the wire contracts (protocol.ts, viewProtocol.ts, viewSchemas.ts, memory/types.ts, memory/age.ts).'),
-  { regex: '(^|/)client/', message: 'The webview talks to the extension through messages (shared/messages.ts), never by importing it.' },
+  serverInternals(CONTRACT_TYPES, 'The webview imports from the server only what the wire contracts (contracts/) name: memory/types.ts and memory/age.ts.'),
+  { regex: '(^|/)client/', message: 'The webview talks to the extension through messages (contracts/webviewMessages.ts), never by importing it.' },
 ];
 
 export default tseslint.config(
@@ -50,7 +53,7 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         database,
         serverInternals(
-          [...CONTRACTS, 'mailbox/mailboxPath', 'runtime/runtimeOrigin', 'runtime/runtimeRequirement', 'paths/engramPaths', 'paths/platformPaths', 'paths/pathIdentity'],
+          [...CONTRACT_TYPES, 'mailbox/mailboxPath', 'runtime/runtimeOrigin', 'runtime/runtimeRequirement', 'paths/engramPaths', 'paths/platformPaths', 'paths/pathIdentity'],
           'The extension host never opens the database: from server/src it imports only the contracts and a few pure modules (eslint.config.mjs lists them). Ask the memory server instead.',
         ),
       ),
@@ -78,11 +81,20 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': restrict(editorApi, clientOrWebview, entryPoints) },
   },
   {
-    files: CONTRACTS.map((file) => `server/src/${file}.ts`),
+    files: ['contracts/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
         { regex: '^(?!\\.|zod$|vscode-languageserver-protocol$)', message: 'A wire contract imports only other contracts, zod and vscode-languageserver-protocol: client, server and webview all load it.' },
-        { regex: `^\\.{1,2}/(?!(${CONTRACTS.map((c) => c.replace(/^memory\//, '(memory/)?')).join('|')})$)`, message: 'A wire contract imports only other contracts.' },
+        { regex: `^\\.(?!/[A-Za-z]+$|\\./server/src/(${CONTRACT_TYPES.join('|')})$)`, message: 'A wire contract imports only other contracts and the memory types (server/src/memory/types.ts, age.ts).' },
+      ),
+    },
+  },
+  {
+    files: CONTRACT_TYPES.map((file) => `server/src/${file}.ts`),
+    rules: {
+      'no-restricted-imports': restrict(
+        { regex: '^(?!\\.|zod$)', message: 'The memory types travel with the wire contracts: they import only each other and zod.' },
+        { regex: '^\\.(?!/(types|age)$)', message: 'The memory types travel with the wire contracts: they import only each other.' },
       ),
     },
   },

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, GetMemoriesRequest, SetPinRequest } from '../../server/src/protocol';
+import { Commands, GetMemoriesRequest, SetPinRequest } from '../../contracts/protocol';
 import { pinSelection } from './pinSelection';
 import { importGitHistory } from './server/historyImport';
 import type { MemoryServer } from './server/memoryServer';

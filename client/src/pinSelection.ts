@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { PinConstraintRequest, PinSuggestionRequest, type PinScope } from '../../server/src/protocol';
+import { PinConstraintRequest, PinSuggestionRequest, type PinScope } from '../../contracts/protocol';
 import type { MemoryServer } from './server/memoryServer';
 
 interface ScopeItem extends vscode.QuickPickItem {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, type ServerStatusParams } from '../../server/src/protocol';
+import { Commands, type ServerStatusParams } from '../../contracts/protocol';
 
 /** What the status bar says about the memory server. */
 export type ServerState =

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { BackfillProgressParams } from '../../server/src/protocol';
+import type { BackfillProgressParams } from '../../contracts/protocol';
 import { encodeProjectFolder } from '../../server/src/transcripts/projectFolder';
 import { runEngram } from '../support/engramProcess';
 import { startLsp, type LspSession } from '../support/lspClient';

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { ClaudeConnection, InjectionEntry, ServerStatusParams } from '../../server/src/protocol';
+import type { ClaudeConnection, InjectionEntry, ServerStatusParams } from '../../contracts/protocol';
 import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { startLsp, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';

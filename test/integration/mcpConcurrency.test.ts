@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { MemorySummary } from '../../server/src/protocol';
+import type { MemorySummary } from '../../contracts/protocol';
 import { openProject } from '../../server/src/project';
 import { openDatabase } from '../../server/src/store/database';
 import { ENGRAM_JS, assertBuilt } from '../support/engramProcess';

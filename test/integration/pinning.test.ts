@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { MemorySummary, RecallResult } from '../../server/src/protocol';
+import type { MemorySummary, RecallResult } from '../../contracts/protocol';
 import { REPO_ROOT, runEngram } from '../support/engramProcess';
 import { eventually } from '../support/eventually';
 import { startLsp, type LspSession } from '../support/lspClient';

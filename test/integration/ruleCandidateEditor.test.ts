@@ -4,8 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openProject } from '../../server/src/project';
-import { Commands } from '../../server/src/protocol';
-import type { MemorySelection } from '../../server/src/viewProtocol';
+import { Commands } from '../../contracts/protocol';
+import type { MemorySelection } from '../../contracts/viewProtocol';
 import { startLsp, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../../server/src/store/database';
 import { databasePathFor } from '../../server/src/paths/engramPaths';
-import type { AgentSessionSummary } from '../../server/src/viewProtocol';
+import type { AgentSessionSummary } from '../../contracts/viewProtocol';
 import { runEngram } from '../support/engramProcess';
 import { startLsp } from '../support/lspClient';
 import { startMcp } from '../support/mcpClient';

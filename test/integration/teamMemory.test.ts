@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { MemorySummary } from '../../server/src/protocol';
+import type { MemorySummary } from '../../contracts/protocol';
 import { eventually } from '../support/eventually';
 import { cloneOrigin, dbUri, engramIn, git, hoverDb, newClone, openDb, seedOrigin, startServer, type Clone } from '../support/demoClones';
 import { isolatedEnv, tempDir } from '../support/tempDirs';

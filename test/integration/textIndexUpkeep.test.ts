@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openProject } from '../../server/src/project';
-import type { RecallResult } from '../../server/src/protocol';
+import type { RecallResult } from '../../contracts/protocol';
 import { runEngram } from '../support/engramProcess';
 import { startLsp, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';

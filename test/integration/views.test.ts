@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { openProject } from '../../server/src/project';
 import { openDatabase } from '../../server/src/store/database';
 import { databasePathFor } from '../../server/src/paths/engramPaths';
-import type { InjectionEntry } from '../../server/src/protocol';
+import type { InjectionEntry } from '../../contracts/protocol';
 import type {
   AgentSessionSummary,
   MemoryActionResult,
@@ -17,7 +17,7 @@ import type {
   TimelinePage,
   TimelineSearch,
   ViewMemory,
-} from '../../server/src/viewProtocol';
+} from '../../contracts/viewProtocol';
 import { REPO_ROOT } from '../support/engramProcess';
 import { eventually } from '../support/eventually';
 import { startLsp, type LspSession } from '../support/lspClient';

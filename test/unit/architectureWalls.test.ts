@@ -43,7 +43,7 @@ describe('the architecture walls, as the lint enforces them', () => {
     assert.match((await walls('client/src/planted.ts', "import Database from 'better-sqlite3';\nvoid Database;\n"))[0]!, /never opens the database/);
     assert.equal((await walls('client/src/views/planted.ts', "import { openDatabase } from '../../../server/src/store/database';\nvoid openDatabase;\n")).length, 1);
     assert.equal((await walls('client/src/planted.ts', "import { openProject } from '../../server/src/project';\nvoid openProject;\n")).length, 1);
-    assert.deepEqual(await walls('client/src/planted.ts', "import { Commands } from '../../server/src/protocol';\nvoid Commands;\n"), [], 'the contracts are what it imports');
+    assert.deepEqual(await walls('client/src/planted.ts', "import { Commands } from '../../contracts/protocol';\nvoid Commands;\n"), [], 'the contracts are what it imports');
   });
 
   it('keeps the webview to its own code and the wire contracts', async () => {
@@ -53,12 +53,15 @@ describe('the architecture walls, as the lint enforces them', () => {
     assert.equal((await walls('webview/src/timeline/planted.ts', "import { x } from '../../../client/src/commands';\nvoid x;\n")).length, 1);
     assert.equal((await walls('webview/src/timeline/planted.ts', "import { provideVSCodeDesignSystem } from '@vscode/webview-ui-toolkit';\nvoid provideVSCodeDesignSystem;\n")).length, 1, 'the toolkit only through its seam');
     assert.deepEqual(await walls('webview/src/shared/toolkit.ts', "import { provideVSCodeDesignSystem } from '@vscode/webview-ui-toolkit';\nvoid provideVSCodeDesignSystem;\n"), []);
-    assert.deepEqual(await walls('webview/src/timeline/planted.ts', "import type { ViewMemory } from '../../../server/src/viewProtocol';\nimport { MEMORY_KINDS } from '../../../server/src/memory/types';\nimport { h } from '../shared/dom';\nvoid MEMORY_KINDS; void h;\nexport type V = ViewMemory;\n"), []);
+    assert.deepEqual(await walls('webview/src/timeline/planted.ts', "import type { ViewMemory } from '../../../contracts/viewProtocol';\nimport { MEMORY_KINDS } from '../../../server/src/memory/types';\nimport { h } from '../shared/dom';\nvoid MEMORY_KINDS; void h;\nexport type V = ViewMemory;\n"), []);
   });
 
   it('keeps the wire contracts free of platform code, and the editor API out of the server', async () => {
-    assert.equal((await walls('server/src/protocol.ts', "import { openDatabase } from './store/database';\nvoid openDatabase;\n")).length, 1);
-    assert.equal((await walls('server/src/viewSchemas.ts', "import path from 'node:path';\nvoid path;\n")).length, 1);
+    assert.equal((await walls('contracts/protocol.ts', "import { openDatabase } from '../server/src/store/database';\nvoid openDatabase;\n")).length, 1);
+    assert.equal((await walls('contracts/viewSchemas.ts', "import path from 'node:path';\nvoid path;\n")).length, 1);
+    assert.equal((await walls('contracts/webviewMessages.ts', "import { x } from '../client/src/commands';\nvoid x;\n")).length, 1);
+    assert.equal((await walls('server/src/memory/types.ts', "import { x } from '../store/database';\nvoid x;\n")).length, 1, 'the memory types travel with the contracts');
+    assert.deepEqual(await walls('contracts/viewProtocol.ts', "import type { MemoryKind } from '../server/src/memory/types';\nimport type { MemorySummary } from './protocol';\nexport type K = MemoryKind | MemorySummary;\n"), []);
     assert.equal((await walls('server/src/lsp/planted.ts', "import * as vscode from 'vscode';\nvoid vscode;\n")).length, 1);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ViewMemory } from '../../server/src/viewProtocol';
+import type { ViewMemory } from '../../contracts/viewProtocol';
 import { CANDIDATE_NOTICE, candidateBadge, candidateNotice } from '../../webview/src/shared/candidateNotice';
 import { FakeNode, useFakeDocument } from '../support/fakeDom';
 

@@ -3,7 +3,7 @@
 // memory server searching a real hub) is test/integration/teamHub.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ViewMemory } from '../../server/src/viewProtocol';
+import type { ViewMemory } from '../../contracts/viewProtocol';
 import { cardActions } from '../../webview/src/shared/cardActions';
 import { hubBadge, hubOnlyNote } from '../../webview/src/shared/teamBadge';
 import { noMatchText, resultsHeading, SCOPE_LABELS, showsScopePicker } from '../../webview/src/timeline/searchScope';

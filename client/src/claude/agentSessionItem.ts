@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, type AgentSessionActivity } from '../../../server/src/protocol';
+import { Commands, type AgentSessionActivity } from '../../../contracts/protocol';
 
 /** "Claude Code · 3 memories given": the live session Engram feeds; a click shows what it was given. */
 export class AgentSessionItem implements vscode.Disposable {

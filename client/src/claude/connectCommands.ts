@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ClaudeConnectionRequest, Commands, ConnectClaudeRequest, DisconnectClaudeRequest, InjectionsRequest, type AgentSessionActivity } from '../../../server/src/protocol';
+import { ClaudeConnectionRequest, Commands, ConnectClaudeRequest, DisconnectClaudeRequest, InjectionsRequest, type AgentSessionActivity } from '../../../contracts/protocol';
 import type { MemoryServer } from '../server/memoryServer';
 
 const NEVER_OFFER_KEY = 'engram.neverOfferClaudeConnect';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { EditorStateNotification } from '../../../server/src/protocol';
+import { EditorStateNotification } from '../../../contracts/protocol';
 import type { MemoryServer } from '../server/memoryServer';
 
 const SEND_AFTER_MS = 300;

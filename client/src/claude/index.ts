@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentSessionActivity } from '../../../server/src/protocol';
+import type { AgentSessionActivity } from '../../../contracts/protocol';
 import type { MemoryServer } from '../server/memoryServer';
 import { AgentSessionItem } from './agentSessionItem';
 import { registerClaudeCommands } from './connectCommands';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { BackfillProgressNotification, CancelBackfillNotification, ResumeBackfillNotification } from '../../../server/src/protocol';
+import { BackfillProgressNotification, CancelBackfillNotification, ResumeBackfillNotification } from '../../../contracts/protocol';
 import { ProgressNotifications } from './progressNotifications';
 
 function megabytes(bytes: number): string {

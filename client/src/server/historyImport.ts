@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { CancelHistoryImportNotification, HistoryOfferRequest, HistoryProgressNotification, ImportHistoryRequest } from '../../../server/src/protocol';
+import { CancelHistoryImportNotification, HistoryOfferRequest, HistoryProgressNotification, ImportHistoryRequest } from '../../../contracts/protocol';
 import { ProgressNotifications } from './progressNotifications';
 
 const count = (n: number) => n.toLocaleString('en');

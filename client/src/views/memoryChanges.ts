@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { MemoriesChangedNotification } from '../../../server/src/viewProtocol';
+import { MemoriesChangedNotification } from '../../../contracts/viewProtocol';
 import type { MemoryServer } from '../server/memoryServer';
 
 /**

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { MemoryDiffRequest, type MemoryDiff, type MemoryRef } from '../../../server/src/viewProtocol';
+import { MemoryDiffRequest, type MemoryDiff, type MemoryRef } from '../../../contracts/viewProtocol';
 import type { MemoryServer } from '../server/memoryServer';
 
 export const MEMORY_DIFF_SCHEME = 'engram-memory';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { MemoryPanelRequest, MemorySelectionRequest } from '../../../server/src/viewProtocol';
-import type { ExtensionMessage, PanelState } from '../../../webview/src/shared/messages';
+import { MemoryPanelRequest, MemorySelectionRequest } from '../../../contracts/viewProtocol';
+import type { ExtensionMessage, PanelState } from '../../../contracts/webviewMessages';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryChanges } from './memoryChanges';
 import type { ViewCallAnswerer, ViewHost } from './viewCalls';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { Commands } from '../../../server/src/protocol';
-import { MEMORY_SELECTION_MAX } from '../../../server/src/viewProtocol';
+import { Commands } from '../../../contracts/protocol';
+import { MEMORY_SELECTION_MAX } from '../../../contracts/viewProtocol';
 import { MemorySidebar } from './memorySidebar';
 
 /** The command's arguments, as the server's CodeLenses and hover links give them: `(uri, ids, from?)`. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { StatsViewMessage, StatsViewRequest } from '../../../server/src/protocol';
+import type { StatsViewMessage, StatsViewRequest } from '../../../contracts/protocol';
 import type { MemoryServer } from '../server/memoryServer';
 
 /**

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ExtensionMessage, TimelineTab } from '../../../webview/src/shared/messages';
+import type { ExtensionMessage, TimelineTab } from '../../../contracts/webviewMessages';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryChanges } from './memoryChanges';
 import type { ViewCallAnswerer, ViewHost } from './viewCalls';

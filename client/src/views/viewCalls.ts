@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { Commands, InjectionsRequest } from '../../../server/src/protocol';
+import { Commands, InjectionsRequest } from '../../../contracts/protocol';
 import {
   AgentSessionsRequest,
   LocateSymbolRequest,
@@ -9,9 +9,9 @@ import {
   MemoryDetailRequest,
   TimelinePageRequest,
   TimelineSearchRequest,
-} from '../../../server/src/viewProtocol';
-import type { ExtensionMessage, OpenTarget, TimelineTab, ViewCallMethod, ViewCalls } from '../../../webview/src/shared/messages';
-import { agentSessionsParamsSchema, cardActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema } from '../../../server/src/viewSchemas';
+} from '../../../contracts/viewProtocol';
+import type { ExtensionMessage, OpenTarget, TimelineTab, ViewCallMethod, ViewCalls } from '../../../contracts/webviewMessages';
+import { agentSessionsParamsSchema, cardActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema } from '../../../contracts/viewSchemas';
 import type { MemoryServer } from '../server/memoryServer';
 import type { MemoryDiffDocuments } from './memoryDiff';
 

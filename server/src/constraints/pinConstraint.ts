@@ -2,7 +2,7 @@ import { globMatcher } from '../util/globMatcher';
 import { anchorLines } from '../anchors/anchorFromText';
 import type { Memory, NewMemory } from '../memory/types';
 import type { Project } from '../project';
-import type { PinScope } from '../protocol';
+import type { PinScope } from '../../../contracts/protocol';
 
 export interface PinRequest {
   readonly path: string;

@@ -13,7 +13,7 @@ import {
   InjectionsRequest,
   summarize,
   type ClaudeConnection,
-} from '../protocol';
+} from '../../../contracts/protocol';
 import type { CodeLensDeps } from './codeLens';
 
 const SELECTION_MAX = 2000;

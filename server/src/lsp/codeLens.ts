@@ -5,7 +5,7 @@ import { keptGoverningConstraints } from '../constraints/governing';
 import { isRuleCandidate } from '../memory/ruleCandidate';
 import { isShared } from '../team/teamMark';
 import { editorMemoryCache } from './editorMemoryCache';
-import { Commands } from '../protocol';
+import { Commands } from '../../../contracts/protocol';
 import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
 

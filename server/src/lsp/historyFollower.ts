@@ -3,7 +3,7 @@ import { countCommits, gitFolders, headCommit, GitError } from '../history/git';
 import { headSignature } from '../history/headSignature';
 import { startHistoryThread, type HistoryThread } from '../history/historyThread';
 import type { Project } from '../project';
-import { CancelHistoryImportNotification, HistoryOfferRequest, HistoryProgressNotification, ImportHistoryRequest, type HistoryProgressParams } from '../protocol';
+import { CancelHistoryImportNotification, HistoryOfferRequest, HistoryProgressNotification, ImportHistoryRequest, type HistoryProgressParams } from '../../../contracts/protocol';
 import type { ProjectRegistry } from './projectRegistry';
 import type { BackgroundJob } from './backgroundJobs';
 

@@ -6,7 +6,7 @@ import { keptGoverningConstraints } from '../constraints/governing';
 import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
 import { isRuleCandidate } from '../memory/ruleCandidate';
-import { Commands } from '../protocol';
+import { Commands } from '../../../contracts/protocol';
 import { editorMemoryCache } from './editorMemoryCache';
 import { describeAge } from '../memory/age';
 import { constraintMarkdown, escapeMarkdown } from './constraintText';

@@ -18,7 +18,7 @@ import {
   type MemorySummary,
   type PinSuggestion,
   type RecallResult,
-} from '../protocol';
+} from '../../../contracts/protocol';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import type { CodeLensDeps } from './codeLens';
 

@@ -1,7 +1,7 @@
 import { CodeLensRefreshRequest, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { type AgentSessionActivity, CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../protocol';
-import { MemoriesChangedNotification } from '../viewProtocol';
+import { type AgentSessionActivity, CancelBackfillNotification, GetMemoriesRequest, ResumeBackfillNotification, ServerStatusNotification, StatsRequest, summarize, type ServerStatusParams, type StatsResult } from '../../../contracts/protocol';
+import { MemoriesChangedNotification } from '../../../contracts/viewProtocol';
 import { AnchorKeeper } from '../anchors/anchorKeeper';
 import { compact } from '../capacity/compact';
 import { DocumentDeclarations } from './documentDeclarations';

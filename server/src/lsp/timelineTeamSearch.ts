@@ -6,7 +6,7 @@ import { recallTeam, type TeamRecallResult } from '../hub/teamRecall';
 import type { TeamSearchHit } from '../hub/teamSearch';
 import type { Memory } from '../memory/types';
 import type { Project } from '../project';
-import type { TimelineSearch } from '../viewProtocol';
+import type { TimelineSearch } from '../../../contracts/viewProtocol';
 import { viewMemory } from './viewMemory';
 
 /** How the memory server reaches the hub for a search: its own settings and environment (hubFollower.ts). */

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
-import { BackfillProgressNotification } from '../protocol';
+import { BackfillProgressNotification } from '../../../contracts/protocol';
 import { ingestTranscript } from '../transcripts/ingestTranscript';
 import { syncClaudeMemoryFiles } from '../transcripts/claudeMemoryFiles';
 import { findTranscripts, type TranscriptFile } from '../transcripts/transcriptFiles';

@@ -3,8 +3,8 @@ import { placeOf } from '../memory/place';
 import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory } from '../memory/types';
 import { isShared } from '../team/teamMark';
-import { summarize } from '../protocol';
-import type { ViewMemory } from '../viewProtocol';
+import { summarize } from '../../../contracts/protocol';
+import type { ViewMemory } from '../../../contracts/viewProtocol';
 
 /** Lists carry this much of a body (a diff's patch can be 64 KiB); details carry all of it. */
 export const LIST_BODY_MAX = 1200;

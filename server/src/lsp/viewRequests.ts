@@ -16,7 +16,7 @@ import type { Memory } from '../memory/types';
 import type { Project } from '../project';
 import { TeamFileError } from '../team/shareMemory';
 import { isShared } from '../team/teamMark';
-import { agentSessionsParamsSchema, memoryActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../viewSchemas';
+import { agentSessionsParamsSchema, memoryActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../../../contracts/viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import { fileDeclarations, languageForPath } from '../symbols';
 import {
@@ -41,7 +41,7 @@ import {
   type TimelinePage,
   type TimelineSearch,
   type ViewMemory,
-} from '../viewProtocol';
+} from '../../../contracts/viewProtocol';
 import type { CodeLensDeps } from './codeLens';
 import { governsLine } from './governsLine';
 import { patchSides } from './patchSides';

@@ -1,4 +1,4 @@
-import type { ViewMemory } from '../../../server/src/viewProtocol';
+import type { ViewMemory } from '../../../contracts/viewProtocol';
 import { h } from './dom';
 
 /** How the panel and the timeline tell an extracted rule from one a person made (memory/ruleCandidate.ts). */

@@ -1,4 +1,4 @@
-import type { ViewMemory } from '../../../server/src/viewProtocol';
+import type { ViewMemory } from '../../../contracts/viewProtocol';
 
 /** A button a memory card can offer; memoryCard.ts draws each. */
 export type CardAction = 'pin' | 'pin-hard' | 'unpin' | 'edit' | 'share' | 'unshare' | 'diff' | 'copy' | 'archive' | 'forget' | 'restore';

@@ -1,4 +1,4 @@
-import { isExtensionMessage, type ExtensionMessage, type ViewCallMethod, type ViewCalls, type WebviewMessage } from './messages';
+import { isExtensionMessage, type ExtensionMessage, type ViewCallMethod, type ViewCalls, type WebviewMessage } from '../../../contracts/webviewMessages';
 import { connectToExtension } from './vscodeApi';
 
 /** A memory view's line to the extension: typed calls with promised replies, pushed messages, and saved state. */

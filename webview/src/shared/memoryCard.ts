@@ -1,4 +1,4 @@
-import type { MemoryAction, ViewMemory } from '../../../server/src/viewProtocol';
+import type { MemoryAction, ViewMemory } from '../../../contracts/viewProtocol';
 import type { ViewChannel } from './channel';
 import { cardActions, type CardAction } from './cardActions';
 import { candidateBadge, candidateNotice } from './candidateNotice';

@@ -1,4 +1,4 @@
-import type { ViewMemory } from '../../../server/src/viewProtocol';
+import type { ViewMemory } from '../../../contracts/viewProtocol';
 import { h } from './dom';
 
 type HubOrigin = NonNullable<ViewMemory['hub']>;

@@ -1,10 +1,10 @@
-import type { MemoryPanel, ViewMemory } from '../../../server/src/viewProtocol';
+import type { MemoryPanel, ViewMemory } from '../../../contracts/viewProtocol';
 import { connectView } from '../shared/channel';
 import { h, keepingFocus } from '../shared/dom';
 import { age, plural, sessionLabel } from '../shared/format';
 import { icon } from '../shared/icons';
 import { memoryCard, type CardHost, type CardUiState } from '../shared/memoryCard';
-import type { PanelState } from '../shared/messages';
+import type { PanelState } from '../../../contracts/webviewMessages';
 import { Tags } from '../shared/toolkit';
 import '../shared/memoryViews.css';
 import './sidebar.css';

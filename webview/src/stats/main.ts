@@ -1,4 +1,4 @@
-import type { ProjectStats, StatsViewMessage, StatsViewRequest } from '../../../server/src/protocol';
+import type { ProjectStats, StatsViewMessage, StatsViewRequest } from '../../../contracts/protocol';
 import { Tags } from '../shared/toolkit';
 import { connectToExtension } from '../shared/vscodeApi';
 

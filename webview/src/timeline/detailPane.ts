@@ -1,4 +1,4 @@
-import type { SessionInfo } from '../../../server/src/viewProtocol';
+import type { SessionInfo } from '../../../contracts/viewProtocol';
 import type { ViewChannel } from '../shared/channel';
 import { h } from '../shared/dom';
 import { dateTime, plural, sessionLabel } from '../shared/format';

@@ -1,5 +1,5 @@
 import { MEMORY_KINDS, MEMORY_SOURCES, type MemoryStatus } from '../../../server/src/memory/types';
-import type { AgentSessionSummary, TimelineFilter } from '../../../server/src/viewProtocol';
+import type { AgentSessionSummary, TimelineFilter } from '../../../contracts/viewProtocol';
 import { h } from '../shared/dom';
 import { KIND_LABELS, sessionLabel, SOURCE_LABELS } from '../shared/format';
 import { Tags, isChecked, setValue, valueOf } from '../shared/toolkit';

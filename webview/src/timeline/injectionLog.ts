@@ -1,5 +1,5 @@
-import type { InjectionEntry } from '../../../server/src/protocol';
-import type { AgentSessionSummary } from '../../../server/src/viewProtocol';
+import type { InjectionEntry } from '../../../contracts/protocol';
+import type { AgentSessionSummary } from '../../../contracts/viewProtocol';
 import type { ViewChannel } from '../shared/channel';
 import { h, keepingFocus } from '../shared/dom';
 import { age, dateTime, KIND_LABELS, plural, sessionLabel, time } from '../shared/format';

@@ -1,8 +1,8 @@
-import type { TimelineFilter, TimelineSearchScope, ViewMemory } from '../../../server/src/viewProtocol';
+import type { TimelineFilter, TimelineSearchScope, ViewMemory } from '../../../contracts/viewProtocol';
 import { connectView } from '../shared/channel';
 import { h, keepingFocus } from '../shared/dom';
 import type { CardHost } from '../shared/memoryCard';
-import type { TimelineTab } from '../shared/messages';
+import type { TimelineTab } from '../../../contracts/webviewMessages';
 import { Tags } from '../shared/toolkit';
 import { renderDetail } from './detailPane';
 import { activeFilterCount, filterForm, type FilterForm } from './filters';

@@ -1,4 +1,4 @@
-import type { SessionInfo, TimelineEntry, ViewMemory } from '../../../server/src/viewProtocol';
+import type { SessionInfo, TimelineEntry, ViewMemory } from '../../../contracts/viewProtocol';
 import { candidateBadge } from '../shared/candidateNotice';
 import { hubBadge, teamBadge } from '../shared/teamBadge';
 import { h } from '../shared/dom';

@@ -1,4 +1,4 @@
-import type { TimelineSearchScope } from '../../../server/src/viewProtocol';
+import type { TimelineSearchScope } from '../../../contracts/viewProtocol';
 
 /** The search box's scopes, in the picker's order (docs/team.md). */
 export const SCOPE_LABELS: Readonly<Record<TimelineSearchScope, string>> = {

@@ -1,4 +1,4 @@
-import type { SessionInfo, TimelineCursor } from '../../../server/src/viewProtocol';
+import type { SessionInfo, TimelineCursor } from '../../../contracts/viewProtocol';
 import type { ViewChannel } from '../shared/channel';
 import { h } from '../shared/dom';
 import { plural } from '../shared/format';

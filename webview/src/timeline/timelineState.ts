@@ -1,6 +1,6 @@
-import type { TimelineFilter, TimelineSearchScope } from '../../../server/src/viewProtocol';
+import type { TimelineFilter, TimelineSearchScope } from '../../../contracts/viewProtocol';
 import type { CardUiState } from '../shared/memoryCard';
-import type { TimelineTab } from '../shared/messages';
+import type { TimelineTab } from '../../../contracts/webviewMessages';
 
 /** What the timeline keeps while it is hidden or the window reloads (VS Code's webview state). */
 export interface TimelineState {

@@ -1,6 +1,6 @@
-import type { TimelineSearchScope } from '../../../server/src/viewProtocol';
+import type { TimelineSearchScope } from '../../../contracts/viewProtocol';
 import { h } from '../shared/dom';
-import type { TimelineTab } from '../shared/messages';
+import type { TimelineTab } from '../../../contracts/webviewMessages';
 import { Tags, setValue, valueOf } from '../shared/toolkit';
 import { SCOPE_LABELS, searchPlaceholder, showsScopePicker } from './searchScope';
 

@@ -4,7 +4,7 @@
  * results relayed through the extension. Method names are prefixed `engram/`.
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { MemoryKind, MemorySource, MemoryStatus, PinLevel } from './memory/types';
+import type { MemoryKind, MemorySource, MemoryStatus, PinLevel } from '../server/src/memory/types';
 import type { MemorySummary } from './protocol';
 
 /** A memory as the panel and the timeline show it: the summary, with a body capped for lists. */

@@ -3,7 +3,7 @@
  * webviews (webview/), declared once. Method names are prefixed `engram/`.
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
-import type { Memory, MemoryKind, MemoryStatus, PinLevel } from './memory/types';
+import type { Memory, MemoryKind, MemoryStatus, PinLevel } from '../server/src/memory/types';
 
 export type Health = 'ok' | 'warning' | 'error';
 

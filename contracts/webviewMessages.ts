@@ -5,7 +5,7 @@
  * The extension validates every call's params (zod, client/src/views/viewCalls.ts); webviews check
  * what they receive with `isExtensionMessage`.
  */
-import type { InjectionEntry } from '../../../server/src/protocol';
+import type { InjectionEntry } from './protocol';
 import type {
   AgentSessionSummary,
   MemoryAction,
@@ -18,7 +18,7 @@ import type {
   TimelineSearch,
   TimelineSearchParams,
   ViewMemory,
-} from '../../../server/src/viewProtocol';
+} from './viewProtocol';
 
 /** A place to open: a project file, at a 0-based line or at a symbol's declaration. */
 export interface OpenTarget {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS } from './memory/types';
+import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS } from '../server/src/memory/types';
 import type { MemoryAction, TimelinePageParams, TimelineSearchParams, TimelineSearchScope } from './viewProtocol';
 
 // Parts of the memory panel's and timeline's messages (viewProtocol.ts) checked on receipt by
