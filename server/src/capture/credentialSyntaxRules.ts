@@ -153,6 +153,13 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     // A token redacted as a URL's user (`https://[REDACTED:github-pat]@…`) is no user and password: redacting twice changes nothing.
     accept: (secret, text, { start }) => acceptNonPlaceholder(secret) && !text.endsWith('[REDACTED:', start),
   },
+  // .npmrc's `//registry.npmjs.org/:_authToken=…`, whatever the token's shape (a legacy UUID, one cut short).
+  {
+    id: 'npm-access-token',
+    pattern: /_authToken(?<![\w-]_authToken)[ \t]{0,4}=[ \t]{0,4}([\w.+/-]{1,1000}={0,2})/dg,
+    gate: { keywords: ['authtoken'] },
+    accept: acceptNonPlaceholder,
+  },
   // Its keywords start with letters others start with (KEYWORD_GATE in secretPatterns.ts).
   { id: 'dsn-password', find: findDsnPasswords, gate: { keywords: ['tcp', 'x('] } },
   { id: 'pgpass-password', find: findPgpassPasswords, gate: { keywords: [':543', ':643', ':*:'] } },

@@ -1,6 +1,7 @@
-import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, gateScanOf, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE, WEAK_KEYWORD } from './secretPatterns';
+import { FORMS, type Form, type KeyName } from './keyedForms';
+import { gateScanOf, KEYWORD, WEAK_KEYWORD } from './secretPatterns';
 import type { FoundSecret, SecretSpan } from './secretRules';
-import { holdsGeneratedSecret, isHighEntropy, isSecretUnderKey, isSensitiveKeyName, looksGenerated, namesASecret } from './secretValues';
+import { holdsGeneratedSecret, isHighEntropy, isSecretUnderKey, namesASecret } from './secretValues';
 
 /**
  * Values written under a secret-sounding key name, in every form a key takes: `key = value` in
@@ -10,8 +11,8 @@ import { holdsGeneratedSecret, isHighEntropy, isSecretUnderKey, isSensitiveKeyNa
  * block's default (`variable "db_password" { default = "…" }`). Names such as `encryption_key`
  * (WEAK_KEYWORD) count only with a value that looks generated; a `keyName` names the key whose
  * `value` follows it (`az … keys list`).
- * One scan finds the key names; each form is then tried where a name was found, so text that
- * mentions tokens and keys (most code) is read once, not once per form.
+ * One scan finds the key names; each form (keyedForms.ts) is then tried where a name was found,
+ * so text that mentions tokens and keys (most code) is read once, not once per form.
  */
 
 const KEY_SCAN = new RegExp(KEYWORD, 'g');
@@ -96,180 +97,6 @@ function isNameChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46;
 }
 
-interface KeyName {
-  readonly text: string;
-  /** The sensitive word found, as written. */
-  readonly word: string;
-  /** Where the key name starts and ends (a run of [\w.-] around the sensitive word). */
-  readonly start: number;
-  readonly end: number;
-  /** End of the sensitive word itself. */
-  readonly wordEnd: number;
-  /** Found by a weak word (`encryption_key`) or as a `keyName`, not by a sensitive one. */
-  readonly kind: 'sensitive' | 'weak' | 'sibling';
-}
-
-interface Form {
-  readonly rule: string;
-  /** Cheap test of the characters around the name, before any regex runs. */
-  readonly around?: (name: KeyName) => boolean;
-  /** Must match the text just before the name (anchored at its end); tried after `after`, which fails faster. */
-  readonly before?: RegExp;
-  /** Sticky: matched from the name's end (or the word's end), its first participating group the secret. */
-  readonly after: RegExp;
-  readonly from: 'name' | 'word';
-  readonly accept?: (secret: string) => boolean;
-  /** Only for a `keyName`, whose value sits in a sibling field; no other form is tried for one. */
-  readonly sibling?: true;
-  /** The value goes on over the lines below indented as deep as its first (a YAML block scalar). */
-  readonly block?: true;
-}
-
-const sticky = (source: string) => new RegExp(source, 'dy');
-const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
-/** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
-const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
-/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`). */
-const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["']))?`;
-const isQuote = (c: string | undefined) => c === '"' || c === "'";
-/** Spaces, then what a generated value starts with: not an operator or a bracket. */
-const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
-
-/** `secret: password="…"`: the unquoted "value" is the next key; its own match redacts its value. */
-function isNextKey(secret: string): boolean {
-  const next = /^([\w.-]+)(?:=|:)/.exec(secret);
-  return next !== null && isSensitiveKeyName(next[1]!);
-}
-
-/** A method that sets what follows it: `ds.setPassword`, `acme.WithAPIKey`, a builder's `.password`. */
-function isSetter(name: KeyName): boolean {
-  const path = name.text.slice(name.start, name.end);
-  const method = path.slice(path.lastIndexOf('.') + 1);
-  return /^(?:set|with|use|put|add|store|save|update)[A-Z_]/i.test(method) || (method.length < path.length && SENSITIVE_METHOD.test(method));
-}
-const SENSITIVE_METHOD = new RegExp(`^${KEYWORD}$`);
-
-/** What a quoted value of a pair is when it is not a secret: a word of a list, `["password", "username"]`. */
-const IDENTIFIER = /^(?:[a-z]+(?:[_-][a-z]+)*|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+(?:_[A-Z]+)*)$/;
-
-const FORMS: readonly Form[] = [
-  // `password = "…"`, `DB_PASSWORD=…`, `"apiKey": "…"`, `:token => '…'`, `env["TOKEN"] = "…"`; a literal
-  // made bytes (`[]byte("…")`, `b"…"`, `Buffer.from("…")`); `{\"password\":\"…\"}`, JSON inside a string (a log line).
-  {
-    rule: 'generic-assignment',
-    after: sticky(`${ASSIGNED}(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
-    from: 'word',
-    accept: (s) => !isNextKey(s),
-  },
-  // A YAML block scalar: `token: >` or `|`, the value on the lines below, each line one word of it.
-  {
-    rule: 'generic-assignment',
-    after: sticky(`[\\w.-]{0,40}["']?[ \\t]{0,4}:[ \\t]{1,4}[|>][1-9]?[+-]?[1-9]?[ \\t]*\\r?\\n[ \\t]{1,40}(\\S[^\\r\\n]{0,1000})`),
-    from: 'word',
-    block: true,
-    accept: (s) => s.split('\n').every((line) => !/\S\s+\S/.test(line)),
-  },
-  // A comparison with a literal: `if (apiKey == "…")`, `db_pass !== '…'`.
-  {
-    rule: 'generic-assignment',
-    after: sticky(`[\\w.-]{0,40}["'\\]]{0,2}[ \\t]{0,4}(?:===?|!==?)[ \\t]{0,4}(?:${QUOTED_VALUE})`),
-    from: 'word',
-  },
-  // A typed declaration: Go's `var dbPassword string = "…"`, `apiKey: string = "…"` (TypeScript, Kotlin), Rust's `&str`.
-  {
-    rule: 'generic-assignment',
-    after: sticky(`[\\w.-]{0,40}(?:[ \\t]{1,4}|[ \\t]{0,4}:[ \\t]{0,4})(?:string|String|str|&(?:'static )?str|\\[\\]byte)\\??[ \\t]{0,4}=[ \\t]{0,4}(?:${QUOTED_VALUE})`),
-    from: 'word',
-  },
-  // `--db-password …`, `-storePassword …`; `--password-stdin` and `--token-file` take no secret.
-  {
-    rule: 'command-line-password',
-    around: (n) => n.wordEnd === n.end && n.text[n.start] === '-' && (n.start === 0 || /\s/.test(n.text[n.start - 1]!)),
-    after: sticky(`\\s{1,4}(?:${ARGUMENT_VALUE})`),
-    from: 'name',
-    accept: (s) => !s.startsWith('-'),
-  },
-  // `<password>…</password>`, `<db:apiToken>…</db:apiToken>`.
-  {
-    rule: 'xml-secret',
-    around: (n) => n.text[n.start - 1] === '<' || n.text[n.start - 1] === ':',
-    before: /<(?:[\w.-]{1,40}:)?$/,
-    after: sticky(`(?:\\s[^<>]{0,200})?>([^<]{1,1000})</`),
-    from: 'name',
-  },
-  // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,
-  // and .NET settings' nested value: `<setting name="SmtpPassword" serializeAs="String"><value>…</value>`.
-  {
-    rule: 'xml-secret',
-    around: (n) => isQuote(n.text[n.start - 1]),
-    before: /(?<![\w-])(?:key|name)=["']$/,
-    after: sticky(`["'](?:\\s{1,20}value=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
-    from: 'name',
-  },
-  // `define('DB_PASSWORD', '…')`, `System.setProperty("db.password", "…")`, `os.Setenv("API_TOKEN", "…")`.
-  {
-    rule: 'generic-assignment',
-    around: (n) => isQuote(n.text[n.start - 1]) && isQuote(n.text[n.end]),
-    after: sticky(`["']\\s{0,4},\\s{0,4}(?:${QUOTED_IN_QUOTES}|${PAIR_VALUE})`),
-    from: 'name',
-    accept: (s) => !IDENTIFIER.test(s),
-  },
-  // A setter, a functional option or a builder: `ds.setPassword("…")`, `WithAPIKey("…")`, `.password("…")`.
-  {
-    rule: 'generic-assignment',
-    around: (n) => n.text[n.end] === '(' && isSetter(n),
-    after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}[,)]`),
-    from: 'name',
-  },
-  // A user and password pair: `auth=("api", "…")`, `SetBasicAuth("u", "…")`, `HTTPBasicAuth('u', '…')`.
-  {
-    rule: 'generic-assignment',
-    around: (n) => /^auth$/i.test(n.word) && /[\s=:([]/.test(n.text[n.end] ?? ''),
-    after: sticky(`\\s{0,4}[=:]?\\s{0,4}[(\\[]\\s{0,4}(?:"[^"\\r\\n]{0,200}"|'[^'\\r\\n]{0,200}')\\s{0,4},\\s{0,4}(?:${PAIR_VALUE})`),
-    from: 'name',
-  },
-  // `key value`, with no operator: `aws configure set aws_secret_access_key …`, nginx, fish's `set -gx`.
-  {
-    rule: 'generic-assignment',
-    around: (n) => (n.text[n.end] === ' ' || n.text[n.end] === '\t') && VALUE_START.test(n.text.slice(n.end, n.end + 6)),
-    after: sticky(`[ \\t]{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
-    from: 'name',
-    accept: looksGenerated,
-  },
-  // A block's default: Terraform's `variable "db_password" {` then `default = "…"`, a JSON schema's
-  // `"password": {"type": "string", "default": "…"}`, CloudFormation's `DBPassword:` then `Default: …`.
-  {
-    rule: 'generic-assignment',
-    around: (n) => n.wordEnd === n.end,
-    after: sticky(
-      `["']?[ \\t]{0,4}(?::[ \\t]{0,4})?(?:\\{|\\r?\\n)[^{}]{0,300}?(?<![\\w-])["']?[Dd]efault["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`,
-    ),
-    from: 'name',
-  },
-  // `"keyName": "key1", "permissions": "FULL", "value": "…"`: the key named, then its value (Azure's key lists).
-  {
-    rule: 'generic-assignment',
-    sibling: true,
-    after: sticky(`["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?[\\w.-]{1,60}["']?[^{}]{0,300}?(?<![\\w-])["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
-    from: 'name',
-  },
-  // Prose: `the password is …`, `the root password for the new box is` then the value on the next line.
-  {
-    rule: 'generic-assignment',
-    around: (n) => n.wordEnd === n.end && n.text[n.end] === ' ',
-    after: sticky(`(?: [a-z]{1,15}){0,6} (?:is|was|will be|would be|should be)[ \\t]{0,4}:?\\s{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
-    from: 'name',
-    accept: looksGenerated,
-  },
-  // An environment list entry: `- name: DB_PASSWORD` then `value: …` (Kubernetes, ECS, JSON).
-  {
-    rule: 'generic-assignment',
-    before: /(?<![\w-])name["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/,
-    after: sticky(`["']?[ \\t]{0,4},?[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,4})?)?["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
-    from: 'name',
-  },
-];
-
 /** [A-Za-z0-9+/=_.~-]: what a generated value (isHighEntropy) is made of. */
 function isKeyCharacter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45 || c === 46 || c === 43 || c === 47 || c === 61 || c === 126;
@@ -334,10 +161,9 @@ function firstGroup(match: RegExpExecArray): SecretSpan | null {
 /** A form's value under a name: a secret, or a name of one (`secret_arn = "arn:…:secret:…"`), whose text holds no key either. */
 type Valued = { readonly span: FoundSecret; readonly secret: boolean };
 
-function tryForm(form: Form, name: KeyName): Valued | null {
+/** Where a form's value sits after the name, if it does. */
+function valueAfter(form: Extract<Form, { after: RegExp }>, name: KeyName): SecretSpan | null {
   const { text } = name;
-  if ((form.sibling === true) !== (name.kind === 'sibling')) return null;
-  if (form.around && !form.around(name)) return null;
   // What follows the name rules out most forms at its first character, without an allocation.
   form.after.lastIndex = form.from === 'word' ? name.wordEnd : name.end;
   const match = form.after.exec(text);
@@ -345,6 +171,15 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   if (!first) return null;
   const span = form.block ? blockScalar(text, first) : first;
   if (form.before && !form.before.test(text.slice(Math.max(0, name.start - 60), name.start))) return null;
+  return span;
+}
+
+function tryForm(form: Form, name: KeyName): Valued | null {
+  const { text } = name;
+  if ((form.sibling === true) !== (name.kind === 'sibling')) return null;
+  if (form.around && !form.around(name)) return null;
+  const span = 'find' in form ? form.find(name) : valueAfter(form, name);
+  if (!span) return null;
   const value = text.slice(span.start, span.end);
   if (form.accept && !form.accept(value)) return null;
   // A weak or sibling name vouches only for a value drawn at random.

@@ -33,10 +33,30 @@ function closingEnd(text: string, from: number, nextEnd: number, nextBegin: numb
   return PEM_END.test(text) ? PEM_END.lastIndex : undefined;
 }
 
+const BLANK_LINE = /\r?\n[ \t]*\r?\n/g;
+
+/**
+ * Where a block with no END stops: after its last line of key material; but a body that is not
+ * base64 (`yabba dabba doo`), on the line below the BEGIN line or its key lines with no blank
+ * line between, goes on to the next blank line or the end of the text.
+ */
+function unclosedEnd(text: string, bodyStart: number, from: number): number {
+  let end = from;
+  const bodyGoesOn = text[from - 1] === '\n' && from < text.length && !/[\r\n]/.test(text[from]!) && !text.startsWith('-----', from);
+  if (bodyGoesOn && !/\n[ \t]*\r?\n/.test(text.slice(bodyStart, from))) {
+    const window = text.slice(from, from + MAX_BLOCK);
+    BLANK_LINE.lastIndex = 0;
+    const blank = BLANK_LINE.exec(window);
+    end = from + (blank ? blank.index : window.length);
+  }
+  while (end > bodyStart && /\s/.test(text[end - 1]!)) end--;
+  return end;
+}
+
 /**
  * PEM private-key blocks, BEGIN through END: a regex cannot find them in linear time. A block
  * cut short (no END after its key lines) is redacted through its last line of key material,
- * since a partial key is still a leak.
+ * since a partial key is still a leak; one whose body is not key material, through its paragraph.
  */
 export function findPrivateKeyBlocks(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
@@ -48,8 +68,7 @@ export function findPrivateKeyBlocks(text: string): SecretSpan[] {
     PEM_LINES.test(text);
     PEM_END.lastIndex = PEM_LINES.lastIndex;
     const from = PEM_LINES.lastIndex;
-    let end = PEM_END.test(text) ? PEM_END.lastIndex : closingEnd(text, from, nextEnd(from), nextBegin(from)) ?? from;
-    if (end === from) while (end > begin.index && /\s/.test(text[end - 1]!)) end--;
+    const end = PEM_END.test(text) ? PEM_END.lastIndex : closingEnd(text, from, nextEnd(from), nextBegin(from)) ?? unclosedEnd(text, begin.index + begin[0].length, from);
     spans.push({ start: begin.index, end });
     PEM_BEGIN.lastIndex = Math.max(end, PEM_BEGIN.lastIndex);
   }

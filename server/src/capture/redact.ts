@@ -76,7 +76,7 @@ interface RankedRule {
 const KEYWORD_RULES = SECRET_RULES.flatMap((rule, priority) => ('keywords' in rule.gate ? [{ rule, priority, keywords: rule.gate.keywords }] : []));
 const TOKEN_RUN_RULES = SECRET_RULES.flatMap((rule, priority) => ('tokenRun' in rule.gate ? [{ rule, priority, tokenRun: rule.gate.tokenRun }] : []));
 const SHORTEST_TOKEN_RUN = Math.min(...TOKEN_RUN_RULES.map((r) => r.tokenRun));
-const CHARACTER_RULES = SECRET_RULES.flatMap((rule, priority) => ('character' in rule.gate ? [{ rule, priority, character: rule.gate.character }] : []));
+const CHARACTER_RULES = SECRET_RULES.flatMap((rule, priority) => ('characters' in rule.gate ? [{ rule, priority, characters: [...rule.gate.characters] }] : []));
 
 /** Every rule's keywords, longest first: where several start at one place, a scan reports the longest. */
 const KEYWORDS = [...new Set(KEYWORD_RULES.flatMap((r) => r.keywords))].sort((a, b) => b.length - a.length);
@@ -146,8 +146,8 @@ function rulesFor(text: string): RankedRule[] {
     const run = longestTokenRun(text, SHORTEST_TOKEN_RUN);
     for (const r of TOKEN_RUN_RULES) if (run >= r.tokenRun) open.push(r);
   }
-  // V8 answers at once for a string it stores as one byte a character: most text.
-  for (const r of CHARACTER_RULES) if (text.includes(r.character)) open.push(r);
+  // A character outside ASCII is answered at once for a string V8 stores as one byte a character (most text); others by a native scan.
+  for (const r of CHARACTER_RULES) if (r.characters.some((c) => text.includes(c))) open.push(r);
   return open.length > 1 ? open.sort((a, b) => a.priority - b.priority) : open;
 }
 

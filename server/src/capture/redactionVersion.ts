@@ -8,6 +8,6 @@
  * they make of every labeled case in test/fixtures/secrets/) is not REDACTION_FINGERPRINT, and
  * prints the new fingerprint to put here with the bumped version.
  */
-export const REDACTION_VERSION = 2;
+export const REDACTION_VERSION = 3;
 
-export const REDACTION_FINGERPRINT = '6440b6ff5e613ef5';
+export const REDACTION_FINGERPRINT = 'ccb0db9eaa54eb0d';

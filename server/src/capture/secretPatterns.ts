@@ -36,6 +36,8 @@ const SENSITIVE_WORDS = [
   anyCase('requirepass'),
   anyCase('secrets'),
   anyCase('secret'),
+  // A misspelling detect-secrets' keyword list catches too: `char secrete[25] = …`.
+  anyCase('secrete'),
   anyCase('tokens'),
   anyCase('token'),
   anyCase('authorization'),
@@ -75,11 +77,11 @@ export const WEAK_KEYWORD =
 export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
- * The rest of a key name, its closing quote or bracket (`env["TOKEN"] =`), and an assignment
- * operator of any common language. The value starts on the same line: `DB_PASSWORD=` then a
- * line break has none (`.env.example`).
+ * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its
+ * closing quote or bracket (`env["TOKEN"] =`), and an assignment operator of any common language.
+ * The value starts on the same line: `DB_PASSWORD=` then a line break has none (`.env.example`).
  */
-export const ASSIGNED = `[\\w.-]{0,40}(?:\\\\{0,7}["'\`])?\\]?\\s{0,4}(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))[ \\t]{0,4}`;
+export const ASSIGNED = `[\\w.-]{0,40}(?:\\[[0-9]{0,6}\\])?(?:\\\\{0,7}["'\`])?\\]?\\s{0,4}(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))[ \\t]{0,4}`;
 
 /**
  * A value between backslash-escaped quotes: JSON written inside a string (`{\\"password\\":\\"…\\"}`

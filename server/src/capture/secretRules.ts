@@ -1,3 +1,4 @@
+import { BARE_TOKEN_CHARACTERS, findBareTokens } from './bareTokens';
 import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
@@ -27,10 +28,11 @@ export interface FoundSecret extends SecretSpan {
 /**
  * What every match of a rule contains, cheap to look for before the rule runs (gitleaks'
  * keywords): one of some lowercase strings, or, for shapes with no fixed part, a run of at least
- * `tokenRun` characters from [A-Za-z0-9_-], or one character outside ASCII (`…`), which a text
- * of ASCII alone is known not to hold without reading it. Most text holds none, and skips the rule.
+ * `tokenRun` characters from [A-Za-z0-9_-], or one of some `characters`: one outside ASCII (`…`),
+ * which a text of ASCII alone is known not to hold without reading it, or the quotes and brackets
+ * a bare value stands between. Most text holds none, and skips the rule.
  */
-export type RuleGate = { readonly keywords: readonly string[] } | { readonly tokenRun: number } | { readonly character: string };
+export type RuleGate = { readonly keywords: readonly string[] } | { readonly tokenRun: number } | { readonly characters: string };
 
 export interface PatternRule {
   readonly id: string;
@@ -66,12 +68,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'private-key', find: findPrivateKeyBlocks, gate: { keywords: ['private key'] } },
   ...TOKEN_RULES,
   { id: 'prefixed-token', find: findPrefixedTokens, gate: { tokenRun: PREFIXED_TOKEN_RUN } },
-  { id: 'truncated-token', find: findTruncatedTokens, gate: { character: '…' } },
+  { id: 'truncated-token', find: findTruncatedTokens, gate: { characters: '…' } },
   ...COMMAND_LINE_RULES,
   ...CREDENTIAL_SYNTAX_RULES,
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
+  // Last: a value found by a rule above is named by it.
+  { id: 'high-entropy-string', find: findBareTokens, gate: { characters: BARE_TOKEN_CHARACTERS } },
 ];
 
 export const USER_PATTERN_RULE_ID = 'user-pattern';

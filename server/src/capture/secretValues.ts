@@ -32,7 +32,7 @@ const METADATA_WORDS = new Set([
   'id', 'ids',
 ]);
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase)?|pwd|secrets?|tokens?|auth(?:orization)?|keys?)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 function namesMetadata(key: string): boolean {
@@ -74,10 +74,17 @@ export function holdsGeneratedSecret(key: string): boolean {
 }
 
 /** Shannon entropy of `value`, in bits a character. */
-function entropy(value: string): number {
+export function entropy(value: string): number {
+  let bits = 0;
+  if (/^[\x00-\x7f]*$/.test(value)) {
+    // Most values are ASCII: counted in an array, which a scan of many candidates calls often.
+    const counts = new Uint32Array(128);
+    for (let i = 0; i < value.length; i++) counts[value.charCodeAt(i)]!++;
+    for (const n of counts) if (n > 0) bits -= (n / value.length) * Math.log2(n / value.length);
+    return bits;
+  }
   const counts = new Map<string, number>();
   for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let bits = 0;
   for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
   return bits;
 }
@@ -194,8 +201,15 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   return quoted || !isCodeReference(secret, text[end]);
 }
 
+/** Letters in words (`Button`, `group`) over half of it: a path or an identifier, not a draw (whose runs of small letters are short). */
+export function readsAsWords(value: string): boolean {
+  let inWords = 0;
+  for (const word of value.match(/[A-Z]?[a-z]{3,}/g) ?? []) inWords += word.length;
+  return inWords * 2 > value.length;
+}
+
 /** Characters in a row that count up, as typed ones do: `123456`, `abcdef`. */
-function countsUp(value: string, run: number): boolean {
+export function countsUp(value: string, run: number): boolean {
   let length = 1;
   for (let i = 1; i < value.length; i++) {
     length = value.charCodeAt(i) === value.charCodeAt(i - 1) + 1 ? length + 1 : 1;

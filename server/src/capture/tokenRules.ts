@@ -1,5 +1,6 @@
 import { anyCasePrefix, ASSIGNED, token } from './secretPatterns';
 import type { FoundSecret, PatternRule } from './secretRules';
+import { readsAsWords } from './secretValues';
 
 const ASSIGNED_TO = `${ASSIGNED}["']?`;
 
@@ -106,10 +107,26 @@ export const TOKEN_RULES: readonly PatternRule[] = [
     ),
     gate: { keywords: ['heroku', 'hrku-'] },
   },
+  // JFrog Artifactory's API keys (`AKC` and 10 or more) and encrypted passwords (`AP`, a digit or A–F, 8 or more): detect-secrets'
+  // shapes, at a value's start (the text's, or after a space, `=`, `:` or a quote). Capitals and small letters after the prefix,
+  // no words, and for `AP…` a digit, so identifiers (`APDataHandler`, `AP2PClientManager`, `APIEndpoint`) are none.
+  {
+    id: 'artifactory-token',
+    pattern: /A(?:KC[A-Za-z0-9]{10}|P[0-9A-F][A-Za-z0-9]{8})[A-Za-z0-9]{0,300}(?![A-Za-z0-9])/dg,
+    // A run of 11 would lower the token gate's sampling step for every text (redact.ts): keywords cost less.
+    gate: { keywords: ['akc', ...[...'0123456789abcdef'].map((c) => `ap${c}`)] },
+    accept: (secret, text, _span, matchStart) =>
+      (matchStart === 0 || /[\s=:"']/.test(text[matchStart - 1]!)) &&
+      (secret.startsWith('AKC') || /[0-9]/.test(secret)) &&
+      /[a-z]/.test(secret) &&
+      /[A-Z]/.test(secret.slice(3)) &&
+      !readsAsWords(secret),
+  },
   // `…-us21`: 32 hex digits and the data center.
   { id: 'mailchimp-api-key', pattern: token('[0-9a-f]{32}-us[0-9]{1,2}'), gate: { tokenRun: 36 } },
   { id: 'terraform-cloud-token', pattern: token('[A-Za-z0-9]{14}\\.atlasv1\\.[A-Za-z0-9_=-]{60,70}', 'A-Za-z0-9_.=-'), gate: { keywords: ['atlasv1'] } },
-  { id: 'maxmind-license-key', pattern: token('[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk'), gate: { tokenRun: 40 } },
+  // Gated by its suffix: a regex that starts with a class is tried at every character, and most code holds a run of 40.
+  { id: 'maxmind-license-key', pattern: token('[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk'), gate: { keywords: ['mmk'] } },
   {
     id: 'jwt',
     // The signature may be missing (an unsigned token, or one cut at its last dot): header and claims are enough.

@@ -1,0 +1,301 @@
+import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE } from './secretPatterns';
+import type { SecretSpan } from './secretRules';
+import { isSensitiveKeyName, looksGenerated } from './secretValues';
+
+/**
+ * The forms a value takes under a key name (keyedSecrets.ts finds the names): `key = value` in
+ * any language or config format (a password of symbols too), `--key value`, XML, pairs, setters,
+ * comparisons either way round, statements, constructors, `key value` configs, a block's
+ * default, sibling `name`/`value` fields.
+ */
+
+export interface KeyName {
+  readonly text: string;
+  /** The sensitive word found, as written. */
+  readonly word: string;
+  /** Where the key name starts and ends (a run of [\w.-] around the sensitive word). */
+  readonly start: number;
+  readonly end: number;
+  /** End of the sensitive word itself. */
+  readonly wordEnd: number;
+  /** Found by a weak word (`encryption_key`) or as a `keyName`, not by a sensitive one. */
+  readonly kind: 'sensitive' | 'weak' | 'sibling';
+}
+
+interface FormBase {
+  readonly rule: string;
+  /** Cheap test of the characters around the name, before any regex runs. */
+  readonly around?: (name: KeyName) => boolean;
+  readonly accept?: (secret: string) => boolean;
+  /** Only for a `keyName`, whose value sits in a sibling field; no other form is tried for one. */
+  readonly sibling?: true;
+}
+
+/** A value after the name, found by a regex. */
+interface ValueAfter extends FormBase {
+  /** Must match the text just before the name (anchored at its end); tried after `after`, which fails faster. */
+  readonly before?: RegExp;
+  /** Sticky: matched from the name's end (or the word's end), its first participating group the secret. */
+  readonly after: RegExp;
+  readonly from: 'name' | 'word';
+  /** The value goes on over the lines below indented as deep as its first (a YAML block scalar). */
+  readonly block?: true;
+}
+
+/** A value whose bounds a regex cannot tell in linear time (or that comes before the name), found by reading the text. */
+interface ValueFound extends FormBase {
+  readonly find: (name: KeyName) => SecretSpan | null;
+}
+
+export type Form = ValueAfter | ValueFound;
+
+const sticky = (source: string) => new RegExp(source, 'dy');
+const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
+/** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
+const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
+/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`). */
+const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["']))?`;
+const isQuote = (c: string | undefined) => c === '"' || c === "'";
+/** Spaces, then what a generated value starts with: not an operator or a bracket. */
+const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
+
+/** `secret: password="…"`: the unquoted "value" is the next key; its own match redacts its value. */
+function isNextKey(secret: string): boolean {
+  const next = /^([\w.-]+)(?:=|:)/.exec(secret);
+  return next !== null && isSensitiveKeyName(next[1]!);
+}
+
+/** A method that sets what follows it: `ds.setPassword`, `acme.WithAPIKey`, a builder's `.password`, `secret.assign`. */
+function isSetter(name: KeyName): boolean {
+  const path = name.text.slice(name.start, name.end);
+  const method = path.slice(path.lastIndexOf('.') + 1);
+  if (/^(?:set|with|use|put|add|store|save|update)[A-Z_]/i.test(method)) return true;
+  // On a secret itself: `password.assign("…", n)` (C++'s std::string), a builder's `.password("…")`.
+  return method.length < path.length && (method === 'assign' || SENSITIVE_METHOD.test(method));
+}
+const SENSITIVE_METHOD = new RegExp(`^${KEYWORD}$`);
+
+/** What a quoted value of a pair is when it is not a secret: a word of a list, `["password", "username"]`. */
+const IDENTIFIER = /^(?:[a-z]+(?:[_-][a-z]+)*|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+(?:_[A-Z]+)*)$/;
+
+const ASSIGNED_AT = new RegExp(ASSIGNED, 'y');
+const MAX_SYMBOL_PASSWORD = 100;
+const PLAIN_RUN = new RegExp(`[^\\s(){}[\\],;\\u0080-\\uffff]{0,${MAX_SYMBOL_PASSWORD}}`, 'y');
+/** What each ASCII character is to a symbol password: 1 ends it (a space), 2 a bracket's opener (code `([{` + 2), 6 its closer, 9 a `,` or `;`. */
+const SYMBOL_CLASS = new Uint8Array(128);
+for (const c of ' \t\n\r\f\v') SYMBOL_CLASS[c.charCodeAt(0)] = 1;
+[...'([{'].forEach((c, i) => (SYMBOL_CLASS[c.charCodeAt(0)] = 2 + i));
+[...')]}'].forEach((c, i) => (SYMBOL_CLASS[c.charCodeAt(0)] = 6 + i));
+SYMBOL_CLASS[44] = 9;
+SYMBOL_CLASS[59] = 9;
+
+/**
+ * An unquoted password of symbols after `key =`, where UNQUOTED_VALUE stops at its first bracket,
+ * comma or semicolon: `pass := m{{h}o)p${e]nob(…}}`, `secrete = A,.:-¨@*¿?!`. It runs to a space;
+ * code's brackets nest, so a closer with nothing open ends it (`connect(password=pw)`), and a
+ * run whose brackets all close is code (`os.environ["PW"]`, `getToken()`). One with a bracket
+ * closed by another kind (`{…)`) is no code; nor is one at least half symbols of four kinds or
+ * more, with no brackets. A `,` `;` or quote ending it is the code's; a regex literal is code.
+ */
+function symbolPassword({ text, wordEnd }: KeyName): SecretSpan | null {
+  ASSIGNED_AT.lastIndex = wordEnd;
+  if (!ASSIGNED_AT.test(text)) return null;
+  const start = ASSIGNED_AT.lastIndex;
+  const first = text[start];
+  if (first === undefined || first === '"' || first === "'" || first === '`') return null;
+  // Most values hold none of a bracket, comma, semicolon or letter beyond ASCII before their space: UNQUOTED_VALUE reads those whole.
+  PLAIN_RUN.lastIndex = start;
+  PLAIN_RUN.test(text);
+  const stop = text.charCodeAt(PLAIN_RUN.lastIndex);
+  if (PLAIN_RUN.lastIndex - start >= MAX_SYMBOL_PASSWORD || Number.isNaN(stop) || SYMBOL_CLASS[stop] === 1) return null;
+  const open: number[] = [];
+  let crossed = false;
+  let brackets = false;
+  let stops = false;
+  let end = start;
+  for (; end < text.length; end++) {
+    if (end - start >= MAX_SYMBOL_PASSWORD) return null;
+    const code = text.charCodeAt(end);
+    const kind = code < 128 ? SYMBOL_CLASS[code]! : 9;
+    if (kind === 0) continue;
+    if (kind === 1) break;
+    if (kind === 9) stops = true;
+    else if (kind < 6) {
+      open.push(kind);
+      brackets = true;
+    } else if (open.length > 0) {
+      brackets = true;
+      if (open.pop() !== kind - 4) crossed = true;
+    } else if (!crossed) break;
+  }
+  // Brackets that nest are code.
+  if ((!brackets && !stops) || (brackets && !crossed)) return null;
+  const value = text.slice(start, end).replace(/[,;'"`]+$/, '');
+  if (value.length < 8 || /^\/.+\/[a-z]*$/.test(value)) return null;
+  const symbols = value.replace(/[A-Za-z0-9]/g, '');
+  const symbolic = crossed || (symbols.length * 2 >= value.length && new Set(symbols).size >= 4);
+  return symbolic ? { start, end: start + value.length } : null;
+}
+
+/** Back from `at` over up to four spaces or tabs. */
+function skipSpacesBack(text: string, at: number): number {
+  const from = at;
+  while (at > 0 && from - at < 4 && (text[at] === ' ' || text[at] === '\t')) at--;
+  return at;
+}
+
+/** The literal on the left of `"…" == password`, `'…' !== my_private_key` (a comparison written value first). */
+function comparedLiteral({ text, start }: KeyName): SecretSpan | null {
+  // `==`, `===`, `!=` or `!==`, read from its end.
+  let at = skipSpacesBack(text, start - 1);
+  if (text[at] !== '=') return null;
+  at--;
+  if (text[at] === '=') at -= text[at - 1] === '=' || text[at - 1] === '!' ? 2 : 1;
+  else if (text[at] === '!') at--;
+  else return null;
+  const close = skipSpacesBack(text, at);
+  const quote = text[close];
+  if (quote !== '"' && quote !== "'" && quote !== '`') return null;
+  const open = text.lastIndexOf(quote, close - 1);
+  if (open < 0 || close - open < 2 || close - open > 1001) return null;
+  for (let at = open + 1; at < close; at++) if (text[at] === '\n') return null;
+  return { start: open + 1, end: close };
+}
+
+export const FORMS: readonly Form[] = [
+  // `password = "…"`, `DB_PASSWORD=…`, `"apiKey": "…"`, `:token => '…'`, `env["TOKEN"] = "…"`; a literal
+  // made bytes (`[]byte("…")`, `b"…"`, `Buffer.from("…")`); `{\"password\":\"…\"}`, JSON inside a string (a log line).
+  {
+    rule: 'generic-assignment',
+    after: sticky(`${ASSIGNED}(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'word',
+    accept: (s) => !isNextKey(s),
+  },
+  // The same, unquoted, a password of symbols and brackets that would end UNQUOTED_VALUE: `pass := m{{h}o)p${e]…}}`.
+  { rule: 'generic-assignment', find: symbolPassword, accept: (s) => !isNextKey(s) },
+  // A statement of a key and its quoted value: `password "…";`, BIND's `secret "…";`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.text[n.end] === ' ' || n.text[n.end] === '\t',
+    after: sticky(`[ \\t]{1,4}(?:${QUOTED_VALUE})[ \\t]{0,4};`),
+    from: 'name',
+    accept: (s) => !/^\s|\s$/.test(s),
+  },
+  // A string constructed with it: C++'s `std::string secret("…")`, Qt's `QString token("…")`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.text[n.end] === '(',
+    before: /(?:^|[^\w:])(?:std::)?(?:w|u8|u16|u32)?string[ \t]{1,4}$|(?:^|[^\w])[A-Z]?[A-Za-z]{0,20}String[ \t]{1,4}$/,
+    after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}\\)`),
+    from: 'name',
+  },
+  // A YAML block scalar: `token: >` or `|`, the value on the lines below, each line one word of it.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`[\\w.-]{0,40}["']?[ \\t]{0,4}:[ \\t]{1,4}[|>][1-9]?[+-]?[1-9]?[ \\t]*\\r?\\n[ \\t]{1,40}(\\S[^\\r\\n]{0,1000})`),
+    from: 'word',
+    block: true,
+    accept: (s) => s.split('\n').every((line) => !/\S\s+\S/.test(line)),
+  },
+  // A comparison with a literal: `if (apiKey == "…")`, `db_pass !== '…'`.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`[\\w.-]{0,40}["'\\]]{0,2}[ \\t]{0,4}(?:===?|!==?)[ \\t]{0,4}(?:${QUOTED_VALUE})`),
+    from: 'word',
+  },
+  // The literal written first: `if ("…" == password)`, `"…" !== my_private_key`.
+  { rule: 'generic-assignment', find: comparedLiteral },
+  // A typed declaration: Go's `var dbPassword string = "…"`, `apiKey: string = "…"` (TypeScript, Kotlin), Rust's `&str`.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`[\\w.-]{0,40}(?:[ \\t]{1,4}|[ \\t]{0,4}:[ \\t]{0,4})(?:string|String|str|&(?:'static )?str|\\[\\]byte)\\??[ \\t]{0,4}=[ \\t]{0,4}(?:${QUOTED_VALUE})`),
+    from: 'word',
+  },
+  // `--db-password …`, `-storePassword …`; `--password-stdin` and `--token-file` take no secret.
+  {
+    rule: 'command-line-password',
+    around: (n) => n.wordEnd === n.end && n.text[n.start] === '-' && (n.start === 0 || /\s/.test(n.text[n.start - 1]!)),
+    after: sticky(`\\s{1,4}(?:${ARGUMENT_VALUE})`),
+    from: 'name',
+    accept: (s) => !s.startsWith('-'),
+  },
+  // `<password>…</password>`, `<db:apiToken>…</db:apiToken>`.
+  {
+    rule: 'xml-secret',
+    around: (n) => n.text[n.start - 1] === '<' || n.text[n.start - 1] === ':',
+    before: /<(?:[\w.-]{1,40}:)?$/,
+    after: sticky(`(?:\\s[^<>]{0,200})?>([^<]{1,1000})</`),
+    from: 'name',
+  },
+  // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,
+  // and .NET settings' nested value: `<setting name="SmtpPassword" serializeAs="String"><value>…</value>`.
+  {
+    rule: 'xml-secret',
+    around: (n) => isQuote(n.text[n.start - 1]),
+    before: /(?<![\w-])(?:key|name)=["']$/,
+    after: sticky(`["'](?:\\s{1,20}value=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
+    from: 'name',
+  },
+  // `define('DB_PASSWORD', '…')`, `System.setProperty("db.password", "…")`, `os.Setenv("API_TOKEN", "…")`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => isQuote(n.text[n.start - 1]) && isQuote(n.text[n.end]),
+    after: sticky(`["']\\s{0,4},\\s{0,4}(?:${QUOTED_IN_QUOTES}|${PAIR_VALUE})`),
+    from: 'name',
+    accept: (s) => !IDENTIFIER.test(s),
+  },
+  // A setter, a functional option or a builder: `ds.setPassword("…")`, `WithAPIKey("…")`, `.password("…")`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.text[n.end] === '(' && isSetter(n),
+    after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}[,)]`),
+    from: 'name',
+  },
+  // A user and password pair: `auth=("api", "…")`, `SetBasicAuth("u", "…")`, `HTTPBasicAuth('u', '…')`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => /^auth$/i.test(n.word) && /[\s=:([]/.test(n.text[n.end] ?? ''),
+    after: sticky(`\\s{0,4}[=:]?\\s{0,4}[(\\[]\\s{0,4}(?:"[^"\\r\\n]{0,200}"|'[^'\\r\\n]{0,200}')\\s{0,4},\\s{0,4}(?:${PAIR_VALUE})`),
+    from: 'name',
+  },
+  // `key value`, with no operator: `aws configure set aws_secret_access_key …`, nginx, fish's `set -gx`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => (n.text[n.end] === ' ' || n.text[n.end] === '\t') && VALUE_START.test(n.text.slice(n.end, n.end + 6)),
+    after: sticky(`[ \\t]{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+    accept: looksGenerated,
+  },
+  // A block's default: Terraform's `variable "db_password" {` then `default = "…"`, a JSON schema's
+  // `"password": {"type": "string", "default": "…"}`, CloudFormation's `DBPassword:` then `Default: …`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.wordEnd === n.end,
+    after: sticky(
+      `["']?[ \\t]{0,4}(?::[ \\t]{0,4})?(?:\\{|\\r?\\n)[^{}]{0,300}?(?<![\\w-])["']?[Dd]efault["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`,
+    ),
+    from: 'name',
+  },
+  // `"keyName": "key1", "permissions": "FULL", "value": "…"`: the key named, then its value (Azure's key lists).
+  {
+    rule: 'generic-assignment',
+    sibling: true,
+    after: sticky(`["']?[ \\t]{0,4}[:=][ \\t]{0,4}["']?[\\w.-]{1,60}["']?[^{}]{0,300}?(?<![\\w-])["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+  },
+  // Prose: `the password is …`, `the root password for the new box is` then the value on the next line.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.wordEnd === n.end && n.text[n.end] === ' ',
+    after: sticky(`(?: [a-z]{1,15}){0,6} (?:is|was|will be|would be|should be)[ \\t]{0,4}:?\\s{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+    accept: looksGenerated,
+  },
+  // An environment list entry: `- name: DB_PASSWORD` then `value: …` (Kubernetes, ECS, JSON).
+  {
+    rule: 'generic-assignment',
+    before: /(?<![\w-])name["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/,
+    after: sticky(`["']?[ \\t]{0,4},?[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,4})?)?["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+  },
+];
