@@ -3,28 +3,10 @@ import { describe, it } from 'node:test';
 import type { ViewMemory } from '../../contracts/viewProtocol';
 import { CANDIDATE_NOTICE, candidateBadge, candidateNotice } from '../../webview/src/shared/candidateNotice';
 import { FakeNode, useFakeDocument } from '../support/fakeDom';
+import { viewMemoryOf } from '../support/viewMemories';
 
-const memory = (candidate: boolean): ViewMemory => ({
-  id: '01J00000000000000000000001',
-  kind: 'constraint',
-  title: 'Never call findCustomer in a loop',
-  body: '',
-  why: null,
-  pin: 'none',
-  source: 'claude',
-  status: 'active',
-  files: ['src/customers.ts'],
-  symbols: [],
-  anchor: null,
-  createdAt: 0,
-  updatedAt: 0,
-  bodyTruncated: false,
-  sessionId: null,
-  glob: null,
-  change: null,
-  place: 'src/customers.ts',
-  candidate,
-});
+const memory = (candidate: boolean): ViewMemory =>
+  viewMemoryOf({ kind: 'constraint', title: 'Never call findCustomer in a loop', source: 'claude', files: ['src/customers.ts'], candidate });
 
 describe('the memory panel and timeline mark rule candidates', () => {
   useFakeDocument();

@@ -8,28 +8,15 @@ import { cardActions } from '../../webview/src/shared/cardActions';
 import { hubBadge, hubOnlyNote } from '../../webview/src/shared/teamBadge';
 import { noMatchText, resultsHeading, SCOPE_LABELS, showsScopePicker } from '../../webview/src/timeline/searchScope';
 import { type FakeNode, useFakeDocument } from '../support/fakeDom';
+import { viewMemoryOf } from '../support/viewMemories';
 
-const decision: ViewMemory = {
-  id: '01J00000000000000000000001',
+const decision = viewMemoryOf({
   kind: 'decision',
   title: 'Connection retries live in the pool, not in callers',
-  body: '',
   why: 'Callers retried on top of the pool and tripled the load.',
-  pin: 'none',
-  source: 'user',
-  status: 'active',
   files: ['src/pool.ts'],
   symbols: ['Pool.acquire'],
-  anchor: null,
-  createdAt: 0,
-  updatedAt: 0,
-  bodyTruncated: false,
-  sessionId: null,
-  glob: null,
-  change: null,
-  place: 'src/pool.ts',
-  candidate: false,
-};
+});
 const onHubOnly: ViewMemory = { ...decision, id: 't_0123456789ABCDEFGHJK', team: true, hub: { project: 'github.com/org/billing', author: 'dana' } };
 
 describe("the timeline's search scope", () => {
