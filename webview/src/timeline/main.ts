@@ -250,8 +250,12 @@ channel.onMessage((message) => {
       if (message.projectRoot && state.projectRoot && message.projectRoot !== state.projectRoot) return;
       clearTimeout(refreshTimer);
       refreshTimer = setTimeout(() => {
-        if (state.tab === 'timeline' && !state.query && list.scrollTop > loader.firstPageRows * 40) {
-          // Deep in the list: do not move what the user is reading; offer the latest instead.
+        const deepInList = !state.query && list.scrollTop > loader.firstPageRows * 40;
+        // A team search asks the hub again only when the user says so: the hub sync changes local
+        // memories every few seconds, and each answer would cost the hub a search.
+        const teamSearch = !!state.query && state.scope !== 'local';
+        if (state.tab === 'timeline' && (deepInList || teamSearch)) {
+          // Do not move what the user is reading; offer the latest instead.
           banner.replaceChildren(h('span', {}, 'Memories changed. '), showLatestButton());
           banner.hidden = false;
           return;
