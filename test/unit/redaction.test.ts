@@ -174,6 +174,17 @@ const SECRET_CASES: readonly SecretCase[] = [
   secretCase('a legacy npm token in .npmrc', 'npm-access-token', uuid(), (s) => `//registry.npmjs.org/:_authToken=${s}`),
   secretCase('a drawn value alone in quotes', 'high-entropy-string', chars(BASE64, 48), (s) => `const fixtures = ['${s}'];`),
   secretCase('an AWS secret key passed alone', 'aws-secret-access-key', chars(BASE64, 40), (s) => `session = make_session(region, ${s})`),
+  // Forms held-out round 6 (Nosey Parker's rule examples) found no rule for.
+  secretCase('an Okta API token after its scheme', 'okta-api-token', `00${chars(URL_SAFE, 40)}`, (s) => `curl -H "Authorization: SSWS ${s}" https://acme.okta.com/api/v1/users`),
+  secretCase(
+    'a Teams incoming webhook',
+    'teams-webhook-url',
+    `${chars(HEX, 32)}/${uuid()}`,
+    (s) => `url = "https://outlook.office.com/webhook/${uuid()}@${uuid()}/IncomingWebhook/${s}"`,
+  ),
+  secretCase('a ThingsBoard device token in its API path', 'thingsboard-access-token', chars(HEX, 20), (s) => `curl -X POST https://tb.acme.io/api/v1/${s}/telemetry -d '{"t":21}'`),
+  secretCase('a token saved by setx', 'command-line-password', `-${chars(URL_SAFE, 39)}`, (s) => `C:\\Users\\dev> setx CLOUDFLARE_API_TOKEN ${s}`),
+  secretCase('a SonarQube token as a Maven property', 'sonarqube-token', chars(HEX, 40), (s) => `mvn sonar:sonar -Dsonar.login=${s}`),
 ];
 
 const LOOK_ALIKES: readonly { readonly name: string; readonly line: string }[] = [
@@ -481,6 +492,12 @@ describe('redaction robustness', () => {
     { name: 'one drawn-looking quoted string repeated on one line', text: `'${chars(BASE64, 40)}', `.repeat(MB / 44) },
     { name: 'drawn-looking call arguments on one line', text: `f(${`${chars(BASE64, 40)}, `.repeat(MB / 42)}x)` },
     { name: 'BEGIN lines over words, never an END', text: '-----BEGIN PRIVATE KEY-----\nword\n'.repeat(MB / 33) },
+    // Round 6's forms: operators aligned in a column, a table's dashes, a quoted password in prose, query parameters, setx.
+    { name: 'aligned operators with no value', text: 'password      => '.repeat(MB / 16) },
+    { name: "a table's dashes with no value", text: 'password ---- '.repeat(MB / 14) },
+    { name: 'quoted prose passwords never closed', text: "the password is 'x".repeat(MB / 18) },
+    { name: 'password query parameters with no value', text: '?a=b&password='.repeat(MB / 14) },
+    { name: "setx names with no value", text: 'setx TOKEN '.repeat(MB / 11) },
   ];
 
   for (const { name, text } of adversarial) {

@@ -1,4 +1,4 @@
-import { ARGUMENT_VALUE, REST_OF_COMMAND } from './secretPatterns';
+import { ARGUMENT_VALUE, KEYWORD, REST_OF_COMMAND } from './secretPatterns';
 import type { PatternRule } from './secretRules';
 import { isPlaceholderValue } from './secretValues';
 
@@ -50,7 +50,7 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   // MongoDB's shells and tools, OpenLDAP's `-w`, Sysinternals' `-p`.
   [['mongo'], `${program('mongo(?:sh|dump|restore|export|import|stat|top|files)?')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['ldap'], `${program('ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)')}${REST_OF_COMMAND} -w {1,4}(?:${ARGUMENT_VALUE})`],
-  [['psexec', 'paexec'], `${program('(?:psexec|paexec)(?:64)?(?:\\.exe)?')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
+  [['psexec', 'paexec'], `${program('(?:psexec|paexec|PsExec|PSEXEC|PAEXEC)(?:64)?(?:\\.exe|\\.EXE)?')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
   // Java's key stores: `keytool -storepass …`, `jarsigner -keypass …`.
   [['keytool', 'arsigner'], `${program('keytool|jarsigner')}${REST_OF_COMMAND} -(?:src|dest)?(?:store|key)pass {1,4}(?:${ARGUMENT_VALUE})`],
   // `openssl enc -k …`; OpenSSL's pass phrase arguments take a `pass:` source: `-passin pass:…`, apksigner's `--ks-pass pass:…`.
@@ -87,9 +87,18 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
  * One rule a program (or a few alike): each regex starts with a program's name, found at once,
  * and runs only on text that names the program.
  */
-export const COMMAND_LINE_RULES: readonly PatternRule[] = FORMS.map(([keywords, form]) => ({
-  id: 'command-line-password',
-  pattern: new RegExp(form, 'dg'),
-  gate: { keywords },
-  accept: (secret: string) => !secret.startsWith('-') && !isPlaceholderValue(secret),
-}));
+export const COMMAND_LINE_RULES: readonly PatternRule[] = [
+  ...FORMS.map(([keywords, form]) => ({
+    id: 'command-line-password',
+    pattern: new RegExp(form, 'dg'),
+    gate: { keywords },
+    accept: (secret: string) => !secret.startsWith('-') && !isPlaceholderValue(secret),
+  })),
+  // Windows' `setx NAME value`: the value by position after a variable's name that says it holds a secret (it may start with `-`).
+  {
+    id: 'command-line-password',
+    pattern: new RegExp(`${program('setx|SETX')} {1,4}[\\w.-]{0,40}${KEYWORD}[\\w.-]{0,40} {1,4}(?:${ARGUMENT_VALUE})`, 'dg'),
+    gate: { keywords: ['setx'] },
+    accept: (secret: string) => !/^\/[A-Za-z]$/.test(secret) && !isPlaceholderValue(secret),
+  },
+];

@@ -153,6 +153,13 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     // A token redacted as a URL's user (`https://[REDACTED:github-pat]@…`) is no user and password: redacting twice changes nothing.
     accept: (secret, text, { start }) => acceptNonPlaceholder(secret) && !text.endsWith('[REDACTED:', start),
   },
+  // A password as a URL's query parameter: `postgresql:///db?host=…&password=…` (libpq), `?user=u&pwd=…`.
+  {
+    id: 'url-password',
+    pattern: /(?:password|passwd|pwd)=(?<=[?&](?:password|passwd|pwd)=)([^&#\s"'`<>]{1,256})/dg,
+    gate: { keywords: ['pass', 'pwd'] },
+    accept: acceptNonPlaceholder,
+  },
   // .npmrc's `//registry.npmjs.org/:_authToken=…`, whatever the token's shape (a legacy UUID, one cut short).
   {
     id: 'npm-access-token',

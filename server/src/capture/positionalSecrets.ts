@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { isPlaceholderValue, namesASecret } from './secretValues';
+import { entropy, isPlaceholderValue, namesASecret } from './secretValues';
 
 /**
  * Secrets passed by position to well-known APIs, where no key name marks them: a driver's or
@@ -22,6 +22,8 @@ const CALLS: readonly Call[] = [
     names: [
       'new\\s{1,4}(?:PDO|mysqli)', 'mysqli?_connect', 'DriverManager\\.getConnection', 'new\\s{1,4}Sequelize', '(?:pymysql|MySQLdb)\\.connect',
       'ftp_login', 'ssh2_auth_password', 'ldap_bind', 'smtp\\.PlainAuth',
+      // .NET's LDAP entry `(path, user, password)`, in C# or PowerShell's `New-Object`.
+      '(?:new|New-Object)\\s{1,4}(?:System\\.)?(?:DirectoryServices\\.)?DirectoryEntry',
     ],
     secretArgument: 2,
   },
@@ -52,7 +54,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
 export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'sql_connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(',
 ];
 
 interface Argument {
@@ -101,6 +103,8 @@ function callArguments(text: string, from: number, count: number): Argument[] {
 }
 
 const WORD = /^(?:[a-z]+(?:[_-][a-z]+)*|[A-Z][a-z]+|[A-Z]+)$/;
+/** 16 small letters or more in no word's order (Gmail's app passwords): drawn, not a word. */
+const DRAWN_LETTERS = /^[a-z]{16,64}$/;
 
 export function findPositionalSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
@@ -117,7 +121,7 @@ export function findPositionalSecrets(text: string): FoundSecret[] {
     if (!arg?.literal) continue;
     if (call.firstArgument && !call.firstArgument.test(text.slice(args[0]!.start, args[0]!.end))) continue;
     const value = text.slice(arg.literal.start, arg.literal.end);
-    if (/\s|\$\{/.test(value) || WORD.test(value) || isPlaceholderValue(value) || namesASecret(value)) continue;
+    if (/\s|\$\{/.test(value) || (WORD.test(value) && !(DRAWN_LETTERS.test(value) && entropy(value) >= 3.3)) || isPlaceholderValue(value) || namesASecret(value)) continue;
     found.push({ start: arg.literal.start, end: arg.literal.end });
   }
   return found;

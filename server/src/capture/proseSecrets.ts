@@ -17,6 +17,13 @@ import { isPlaceholderValue, looksGenerated } from './secretValues';
 const PROSE =
   /(?:(api key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
+/**
+ * A password quoted after `is` or `was`: `the password is 'Secret123'`, `the password for user
+ * 'postgres' is 'admin'`. The quotes mark the exact string to type, so a word counts too.
+ */
+const QUOTED_PASSWORD =
+  /(?:password|passwd|passphrase|pwd|pw)(?<![\w-](?:password|passwd|passphrase|pwd|pw))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?[ \t]{1,2}(?:is|was)(?:[ \t]now)?:?[ \t]{1,4}(["'])([^"'\s]{4,64})\1(?!\w)/dgi;
+
 /** Words joined by `_`, `-` or `.` with numbers (`v2_migration_2024`, `release-1.4`): written, not drawn. */
 const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/;
 /** A word as written in code or prose: lower, camel, Pascal or upper case. */
@@ -41,6 +48,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
       if (secret.length < 6 || secret.includes('/') || WORD_SHAPE.test(secret) || isPlaceholderValue(secret)) continue;
     } else if (value.includes('/') || WRITTEN.test(value) || !looksGenerated(value)) continue;
     found.push({ start, end: start + secret.length });
+  }
+  QUOTED_PASSWORD.lastIndex = 0;
+  for (let match = QUOTED_PASSWORD.exec(text); match; match = QUOTED_PASSWORD.exec(text)) {
+    const [start, end] = match.indices![2]!;
+    if (!isPlaceholderValue(match[2]!)) found.push({ start, end });
   }
   return found;
 }

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 3;
 
-export const REDACTION_FINGERPRINT = '792e2eef896b6c5a';
+export const REDACTION_FINGERPRINT = 'e09763685ba9bf46';

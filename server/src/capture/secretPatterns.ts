@@ -81,16 +81,23 @@ export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key', 'c
  * closing quote or bracket (`env["TOKEN"] =`), and an assignment operator of any common language.
  * The value starts on the same line: `DB_PASSWORD=` then a line break has none (`.env.example`).
  */
-export const ASSIGNED = `[\\w.-]{0,40}(?:\\[[0-9]{0,6}\\])?(?:\\\\{0,7}["'\`])?\\]?\\s{0,4}(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))[ \\t]{0,4}`;
+export const ASSIGNED =
+  `[\\w.-]{0,40}(?:\\[[0-9]{0,6}\\])?(?:\\\\{0,7}["'\`])?\\]?` +
+  // Operators aligned in a column (`:password       => '…'`), and a table's dashes (`Ldap password  ----  …`).
+  `(?:(?:\\s{0,4}|[ \\t]{5,32})(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))|[ \\t]{1,32}-{3,8}(?=[ \\t]))[ \\t]{0,4}`;
 
 /**
  * A value between backslash-escaped quotes: JSON written inside a string (`{\\"password\\":\\"…\\"}`
  * in a log line), one to three levels deep. Escapes other than of a quote or backslash may sit inside.
+ * Two capture groups, one a kind of quote.
  */
-export const ESCAPED_QUOTED_VALUE = `\\\\{1,7}"((?:[^"\\\\\\r\\n]|\\\\[^"\\\\\\r\\n]){1,1000})\\\\{1,7}"`;
+export const ESCAPED_QUOTED_VALUE =
+  `(?:\\\\{1,7}"((?:[^"\\\\\\r\\n]|\\\\[^"\\\\\\r\\n]){1,1000})\\\\{1,7}"` +
+  // Single quotes escaped the same way: JavaScript built as a string (`clientSecret: \\'…\\'`).
+  `|\\\\{1,7}'((?:[^'\\\\\\r\\n]|\\\\[^'\\\\\\r\\n]){1,1000})\\\\{1,7}')`;
 
-/** A quoted value: one capture group per kind of quote. */
-export const QUOTED_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|\`([^\`\\r\\n]{1,1000})\``;
+/** A quoted value: one capture group per kind of quote. Up to 4 KB: an AWS session token is over 1,000 characters. */
+export const QUOTED_VALUE = `"([^"\\r\\n]{1,4096})"|'([^'\\r\\n]{1,4096})'|\`([^\`\\r\\n]{1,4096})\``;
 
 const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]]`;
 /**

@@ -118,14 +118,50 @@ export function isPlaceholderValue(value: string): boolean {
     /(?:[>\]]|\.\.\.?|\[redacted\]|EXAMPLE(?:KEY)?)$/i.test(v.slice(-10)) ||
     v.includes('####') ||
     v.includes('****') ||
-    // Said to be fake (`somefakekey`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
-    /fake/i.test(v) ||
+    // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
+    /fake|not_?a_?(?:secret|password)/i.test(v) ||
     /(?:xxxx|XXXX)$/.test(v) ||
     /^(?:your|my)[_-]/i.test(v) ||
+    // `YOURPASSWROD`, `YourApiKey`: what to write there, in letters alone.
+    /^(?:YOUR[A-Z]{4,}|Your[A-Z][A-Za-z]{3,})$/.test(v) ||
+    /^(?:my|your)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|key)$/i.test(v) ||
+    // A shell variable spliced between quotes (`"'$DB_PASSWORD'"`), an HTML-escaped `<…>`.
+    /^(["'])\$\{?[A-Za-z_]\w*\}?\1$/.test(v) ||
+    /^&lt;.*&gt;$/.test(v) ||
+    typedAlternation(v) ||
+    // A count typed into a long value (`NRAK-123456788ABCDEFGH…`): a drawn one has no run of 8.
+    (v.length >= 20 && countsUp(v.toLowerCase(), 8)) ||
+    // `user@`, what anonymous FTP takes as its password (an e-mail address by convention).
+    /^[a-z]+@$/.test(v) ||
     /^(.)\1*$/.test(v) ||
     /^x{3,}$/i.test(v.replace(/[-_]/g, '')) ||
     PLACEHOLDER_WORDS.test(v)
   );
+}
+
+/**
+ * Letters and digits taking turns over 16 characters or more (`a1b2c3d4e5f6…`, `d4c3b2a1-f6e5-…`):
+ * a documentation example typed by hand; a draw of base36 does that ~1 in 10^5 times a place.
+ */
+function typedAlternation(value: string): boolean {
+  if (value.length < 16) return false;
+  let run = 0;
+  let letter: boolean | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 45) continue;
+    const isDigit = c >= 48 && c <= 57;
+    const isLetter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    if (!isDigit && !isLetter) {
+      run = 0;
+      letter = undefined;
+      continue;
+    }
+    run = letter === undefined || letter !== isLetter ? run + 1 : 1;
+    letter = isLetter;
+    if (run >= 16) return true;
+  }
+  return false;
 }
 
 /** Authentication schemes and token types: what a `token_type` or an `auth` setting names. */
@@ -141,7 +177,11 @@ export function namesASecret(value: string): boolean {
   return (
     (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && isSensitiveKeyName(value)) ||
     /^[A-Z][a-z0-9]*(?:-[A-Z][a-z0-9]*)+$/.test(value) ||
-    /^\/?[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+\/?$/.test(value) ||
+    // A path, or a Rails route's `controller#action` (`cms/sites/passwords#update`).
+    /^\/?[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+\/?(?:#[a-z_]+)?$/.test(value) ||
+    // A CSS selector (`#add-password`, `.reset-password`) and a host name (`….apps.googleusercontent.com`, a public OAuth client id).
+    /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
+    /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
     /^arn:[a-z-]+:/.test(value) ||
     /^[a-z][a-z0-9+.-]*:\/\/[^\s@]*$/.test(value) ||
     SCHEME_WORDS.test(value)
@@ -189,7 +229,8 @@ const PACKAGE_VERSION = /^[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-@:]v?[0-9]{1,4
  */
 function isHandFilledToken(value: string): boolean {
   const prefix = TOKEN_PREFIX.exec(value);
-  return prefix !== null && prefix.index === 0 && !isHighEntropy(value.slice(prefix[0].length));
+  // Its first 1,000 characters tell: an AWS session token runs past that.
+  return prefix !== null && prefix.index === 0 && !isHighEntropy(value.slice(prefix[0].length, prefix[0].length + 1000));
 }
 
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
@@ -198,7 +239,40 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
   if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret)) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
-  return quoted || !isCodeReference(secret, text[end]);
+  if (quoted && joinsLiterals(secret, text, end)) return false;
+  // A value named for a secret (`smtp_password`) is a placeholder there too.
+  return quoted || !isCodeReference(secret, text[end]) || (holdsData(text, start) && !isSensitiveKeyName(secret));
+}
+
+/**
+ * Where an unquoted word is a value, not code: a `.env` or shell line (`DB_PASSWORD=whiteduke`, a
+ * constant's name then `=` at the line's start), or a config's pair with the user on the line
+ * above (`user = Aladdin` then `password = open_sesame`).
+ */
+function holdsData(text: string, start: number): boolean {
+  // Lines this short only: a search back through a long line for each key on it would be quadratic.
+  const lineStart = lineStartWithin(text, start, 120);
+  if (lineStart < 0) return false;
+  if (/^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$/.test(text.slice(lineStart, start))) return true;
+  if (lineStart === 0) return false;
+  const aboveStart = lineStartWithin(text, lineStart - 1, 100);
+  return aboveStart >= 0 && /^[ \t]*(?:user(?:name)?|login)[ \t]*[=:][ \t]*[\w.@-]{1,64}\r?$/i.test(text.slice(aboveStart, lineStart - 1));
+}
+
+/** Where the line holding `at` starts, if no further back than `limit` characters (else -1). */
+function lineStartWithin(text: string, at: number, limit: number): number {
+  for (let i = at - 1; i >= 0 && at - i <= limit; i--) if (text.charCodeAt(i) === 10) return i + 1;
+  return at <= limit ? 0 : -1;
+}
+
+/**
+ * Quotes that close one literal and open the next, found as a value: code between them
+ * (`"Password: " + getPassword() + ","`, `'password = '.$p['…']`, `…:"Password:",next:"…"`),
+ * or a literal ending in a separator that a variable is joined to (`"application:" + appKey`).
+ */
+function joinsLiterals(value: string, text: string, end: number): boolean {
+  if (/^\s*(?:[+,;)]|\.\s*\$)|[+(,]\s*$/.test(value)) return true;
+  return /[:=/\s]$/.test(value) && /^\s{0,4}\+\s{0,4}[A-Za-z_$]/.test(text.slice(end + 1, end + 12));
 }
 
 /** Letters in words (`Button`, `group`) over half of it: a path or an identifier, not a draw (whose runs of small letters are short). */
@@ -227,6 +301,8 @@ export function countsUp(value: string, run: number): boolean {
 export function isPlaceholderToken(token: string): boolean {
   const chars = token.replace(/[^A-Za-z0-9]/g, '');
   if (chars.length < 10) return false;
+  // A documentation value that says so more than once (`00DE0X…!AQcAQH0dMHEXAMPLEzmpkb…EXAMPLE…`).
+  if (chars.indexOf('EXAMPLE') !== chars.lastIndexOf('EXAMPLE')) return true;
   return mostRepeated(chars) >= chars.length * 0.4 || entropy(chars) < 2.6 || countsUp(chars.toLowerCase(), 7);
 }
 

@@ -13,7 +13,7 @@ const ASSIGNED_TO = `${ASSIGNED}["']?`;
 export const TOKEN_RULES: readonly PatternRule[] = [
   {
     id: 'aws-access-token',
-    pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}', 'A-Za-z0-9'),
+    pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', 'A-Za-z0-9'),
     gate: { keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'] },
     // AWS's documentation example, `AKIAIOSFODNN7EXAMPLE` (gitleaks allows it too).
     accept: (secret) => !secret.endsWith('EXAMPLE'),
@@ -91,10 +91,30 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   // Alone, or in the Bot API's URL: `https://api.telegram.org/bot<token>/sendMessage`.
   {
     id: 'telegram-bot-api-token',
-    pattern: /[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_:-])/dg,
+    pattern: /[0-9]{5,16}:A[A-Za-z0-9_-]{33,34}(?![A-Za-z0-9_:-])/dg,
     gate: { keywords: [':a'] },
     // Digits first, where they are, then what precedes them (a look-behind first is tried at every character).
     accept: (_secret, text, _span, matchStart) => matchStart === 0 || !/[A-Za-z0-9_:-]/.test(text[matchStart - 1]!) || text.endsWith('/bot', matchStart),
+  },
+  // Okta's API token after its scheme: `Authorization: SSWS 00…`.
+  { id: 'okta-api-token', pattern: /SSWS[ \t]{1,4}(00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])/dg, gate: { keywords: ['ssws'] } },
+  // A Microsoft Teams incoming webhook's secret parts, after its group and tenant ids.
+  {
+    id: 'teams-webhook-url',
+    pattern: /webhook(?:b2)?\/[0-9a-f-]{36}@[0-9a-f-]{36}\/[A-Za-z]{1,40}\/([0-9a-f]{32}\/[0-9a-f-]{36})(?![0-9a-f-])/dg,
+    gate: { keywords: ['ebhook'] },
+  },
+  // A ThingsBoard device's access token, the one part of its HTTP API's path that is secret.
+  {
+    id: 'thingsboard-access-token',
+    pattern: /api\/v1\/([A-Za-z0-9]{20})\/(?:telemetry|attributes|rpc|claim)(?![\w-])/dg,
+    gate: { keywords: ['api/v1/'] },
+  },
+  // SonarQube's token under its login option or variable: `-Dsonar.login=…`, `$sonarLogin = "…"`.
+  {
+    id: 'sonarqube-token',
+    pattern: new RegExp(`${anyCasePrefix('sonar')}[._-]?(?:login|Login|LOGIN|token|Token|TOKEN)${ASSIGNED_TO}((?:sq[apu]_)?[a-f0-9]{40})(?![A-Za-z0-9])`, 'dg'),
+    gate: { keywords: ['sonar'] },
   },
   // A Discord webhook's token, after its id in the URL.
   { id: 'discord-webhook-url', pattern: /discord(?:app)?\.com\/api\/webhooks\/[0-9]{17,20}\/([A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg, gate: { tokenRun: 60 } },
@@ -161,7 +181,19 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['planetscale-token', 'pscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}'],
   ['sendinblue-api-token', 'x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}'],
   ['supabase-token', 'sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,60}'],
-  ['age-secret-key', 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'],
+  ['age-secret-key', 'AGE-SECRET-KEY-1[A-Z0-9]{58}'],
+  ['adafruit-io-key', 'aio_[A-Za-z0-9]{28}'],
+  ['cratesio-api-token', 'cio[A-Za-z0-9]{32}'],
+  ['dependency-track-api-key', 'odt_[A-Za-z0-9]{32}'],
+  ['nuget-api-key', 'oy2[a-z0-9]{43}'],
+  ['sourcegraph-token', 'sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}'],
+  ['tavily-api-key', 'tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}'],
+  // New Relic's ingest license key: hex, with a region first (`eu01xx`), then `NRAL`.
+  ['new-relic-key', '(?:[a-z]{2}[0-9]{2}xx[a-f0-9]{30}|[a-f0-9]{36})NRAL'],
+  // A Salesforce session id: the org's id (`00D…`), `!`, then the session's part.
+  ['salesforce-access-token', '00D[A-Za-z0-9]{12,15}![A-Za-z0-9_.]{80,120}'],
+  // A PEM private key in base64, as an environment variable or a Kubernetes Secret holds it: `-----BEGIN … PRIVATE` encoded.
+  ['private-key', 'LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,30}?(?:UFJJVkFURS|QUklWQVRF|BSSVZBVE)[A-Za-z0-9+/]{40,12000}={0,2}'],
   ['mapbox-secret-token', 'sk\\.eyJ[A-Za-z0-9_-]{50,300}\\.[A-Za-z0-9_-]{20,60}'],
   ['notion-api-token', 'ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'],
   ['replicate-api-token', 'r8_[A-Za-z0-9]{37}'],
@@ -205,9 +237,9 @@ function continuesWord(c: number): boolean {
   return isRunCharacter(c) || c === 46;
 }
 
-/** What the shapes hold besides run characters: `dp.pt.…`, `sha256~…`, `1//0…`, base64's `+/=`, Twitter's `%`. */
+/** What the shapes hold besides run characters: `dp.pt.…`, `sha256~…`, `1//0…`, base64's `+/=`, Twitter's `%`, Salesforce's `!`. */
 function isTokenCharacter(c: number): boolean {
-  return continuesWord(c) || c === 126 || c === 43 || c === 47 || c === 61 || c === 37;
+  return continuesWord(c) || c === 126 || c === 43 || c === 47 || c === 61 || c === 37 || c === 33;
 }
 
 const MAX_PREFIX_BACK = 400;
