@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 /** The core: what every entry point shares. It never reaches back into one. */
-export const CORE_FOLDERS = ['store', 'paths', 'config', 'capture', 'recall', 'transcripts', 'constraints', 'anchors', 'symbols', 'memory', 'history', 'team', 'hub', 'actions', 'capacity', 'util'];
+export const CORE_FOLDERS = ['store', 'paths', 'config', 'secrets', 'capture', 'recall', 'transcripts', 'constraints', 'anchors', 'symbols', 'memory', 'history', 'team', 'hub', 'actions', 'capacity', 'util'];
 
 /**
  * The wire contracts live in contracts/ (client, server and webview all import them, so they
@@ -18,6 +18,10 @@ const entryPoints = {
 const cliOrHooks = {
   regex: '^(\\.\\.?/)+(cli|hooks)(/|$)',
   message: 'The memory server sits below the CLI and the hooks: `engram lsp` (cli/commands/lsp.ts) gives it what it runs of them (the mailbox).',
+};
+const aboveTheStore = {
+  regex: '^(\\.\\.?/)+(capture|recall|capacity|transcripts|constraints|anchors|symbols|history|team|hub|actions)(/|$)',
+  message: 'The store is the floor: it imports memory/, paths/, secrets/ and util/, never the parts above it (they give it what it needs, as project.ts gives the lifecycle store its value function).',
 };
 const editorApi = { regex: '^vscode$', message: 'Only the extension (client/) talks to the editor API; the server runs without VS Code (CLI, hooks, MCP).' };
 const clientOrWebview = { regex: '(^|/)(client|webview)/', message: 'The server never imports the extension or the webview: they talk to it through the protocol.' };
@@ -79,6 +83,11 @@ export default tseslint.config(
   {
     files: [...CORE_FOLDERS.map((folder) => `server/src/${folder}/**/*.ts`), 'server/src/project.ts'],
     rules: { 'no-restricted-imports': restrict(editorApi, clientOrWebview, entryPoints) },
+  },
+  // After the core's block: a later block's rule replaces an earlier one's for the same files.
+  {
+    files: ['server/src/store/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(editorApi, clientOrWebview, entryPoints, aboveTheStore) },
   },
   {
     files: ['contracts/**/*.ts'],

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { Redactor } from '../server/src/capture/redact';
+import { Redactor } from '../server/src/secrets/redact';
 import type { Memory } from '../server/src/memory/types';
 import { memoryToRecord } from '../server/src/memory/record';
 import { openProject } from '../server/src/project';

@@ -1,4 +1,4 @@
-import { compileUserPatterns, Redactor } from './capture/redact';
+import { compileUserPatterns, Redactor } from './secrets/redact';
 import { openDatabase } from './store/database';
 import { readEngramConfig, type EngramConfig } from './config/engramConfig';
 import { MemoryStore } from './store/memoryStore';

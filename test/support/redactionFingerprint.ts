@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { redactSecrets } from '../../server/src/capture/redact';
-import { SECRET_RULES } from '../../server/src/capture/secretRules';
+import { redactSecrets } from '../../server/src/secrets/redact';
+import { SECRET_RULES } from '../../server/src/secrets/secretRules';
 import { REPO_ROOT } from './engramProcess';
 import { loadSecretSet, type SecretSet } from './secretCorpus';
 

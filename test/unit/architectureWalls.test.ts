@@ -34,6 +34,14 @@ describe('the architecture walls, as the lint enforces them', () => {
     assert.deepEqual(await walls('server/src/cli/commands/planted.ts', "import { x } from '../../lsp/server';\nimport { y } from '../../hooks/answerHook';\nvoid x; void y;\n"), []);
   });
 
+  it('keeps the store the floor: it imports none of the parts above it', async () => {
+    assert.match((await walls('server/src/store/planted.ts', "import { recall } from '../recall/recall';\nvoid recall;\n"))[0]!, /store is the floor/);
+    assert.equal((await walls('server/src/store/textIndex/planted.ts', "import { memoryValue } from '../../capacity/value';\nvoid memoryValue;\n")).length, 1);
+    assert.equal((await walls('server/src/store/planted.ts', "import { x } from '../capture/recordChange';\nvoid x;\n")).length, 1);
+    assert.deepEqual(await walls('server/src/store/planted.ts', "import { Redactor } from '../secrets/redact';\nimport { engramHome } from '../paths/engramPaths';\nvoid Redactor; void engramHome;\n"), []);
+    assert.match((await walls('server/src/store/planted.ts', "import { x } from '../lsp/server';\nvoid x;\n"))[0]!, /core never imports an entry point/);
+  });
+
   it('keeps the memory server below the CLI and the hooks', async () => {
     assert.match((await walls('server/src/lsp/planted.ts', "import { runCommand } from '../cli/runCommand';\nvoid runCommand;\n"))[0]!, /sits below the CLI/);
     assert.equal((await walls('server/src/lsp/planted.ts', "import { answerHook } from '../hooks/answerHook';\nvoid answerHook;\n")).length, 1);

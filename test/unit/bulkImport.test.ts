@@ -8,7 +8,7 @@ import { openDatabase, type SqliteDatabase } from '../../server/src/store/databa
 import { MemoryStore } from '../../server/src/store/memoryStore';
 import { FtsTags } from '../../server/src/store/bulkImportTags';
 import { prepareForImport } from '../../server/src/store/preparedImport';
-import { Redactor } from '../../server/src/capture/redact';
+import { Redactor } from '../../server/src/secrets/redact';
 import { tempDir } from '../support/tempDirs';
 
 function fresh(): { db: SqliteDatabase; store: MemoryStore } {

@@ -8,7 +8,7 @@ import { importBatches, type ImportBatch } from '../../server/src/cli/import/imp
 import { readImportBatches } from '../../server/src/cli/import/importReader';
 import { packBatch, unpackBatch } from '../../server/src/cli/import/packedBatch';
 import { memoryToRecord } from '../../server/src/memory/record';
-import { Redactor } from '../../server/src/capture/redact';
+import { Redactor } from '../../server/src/secrets/redact';
 import { newMemoryId } from '../../server/src/memory/ids';
 import type { Memory } from '../../server/src/memory/types';
 import { openDatabase } from '../../server/src/store/database';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { Redactor } from '../../server/src/capture/redact';
+import { Redactor } from '../../server/src/secrets/redact';
 import type { ImportBatch, RejectedLine } from '../../server/src/cli/import/importBatches';
 import { ImportReadError, writeInTransactions, type ImportProgress } from '../../server/src/cli/import/importTransactions';
 import { newMemoryId } from '../../server/src/memory/ids';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets } from '../../server/src/capture/redact';
+import { redactSecrets } from '../../server/src/secrets/redact';
 
 /*
  * Forms held-out round 5 (detect-secrets' test data) found no rule for, and the look-alikes each

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets } from '../../server/src/capture/redact';
+import { redactSecrets } from '../../server/src/secrets/redact';
 
 /*
  * Forms held-out round 6 (Nosey Parker's rule examples and fresh cases) found no rule for, and

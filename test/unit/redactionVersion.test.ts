@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Redactor } from '../../server/src/capture/redact';
-import { REDACTION_FINGERPRINT, REDACTION_VERSION } from '../../server/src/capture/redactionVersion';
+import { Redactor } from '../../server/src/secrets/redact';
+import { REDACTION_FINGERPRINT, REDACTION_VERSION } from '../../server/src/secrets/redactionVersion';
 import { redactorIdentity } from '../../server/src/store/redactionSweep';
 import { redactionFingerprint } from '../support/redactionFingerprint';
 
@@ -11,7 +11,7 @@ describe('the redaction version', () => {
     assert.equal(
       fingerprint,
       REDACTION_FINGERPRINT,
-      `The redaction rules changed. In server/src/capture/redactionVersion.ts, bump REDACTION_VERSION (now ${REDACTION_VERSION}) ` +
+      `The redaction rules changed. In server/src/secrets/redactionVersion.ts, bump REDACTION_VERSION (now ${REDACTION_VERSION}) ` +
         `and set REDACTION_FINGERPRINT to '${fingerprint}': stores checked by the old rules are then swept.`,
     );
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets } from '../../server/src/capture/redact';
+import { redactSecrets } from '../../server/src/secrets/redact';
 import { FIRST_RUNS, loadSecretSet, OPEN_CASES, scanControl, secretFragments, type SecretCase } from '../support/secretCorpus';
 
 /*

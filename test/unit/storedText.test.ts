@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { RemoteConsole } from 'vscode-languageserver';
-import { compileUserPatterns, Redactor } from '../../server/src/capture/redact';
+import { compileUserPatterns, Redactor } from '../../server/src/secrets/redact';
 import { redactHookLogFields } from '../../server/src/hooks/hookLogRedaction';
 import { redactConsole } from '../../server/src/lsp/redactedConsole';
 import { openDatabase } from '../../server/src/store/database';

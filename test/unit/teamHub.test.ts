@@ -13,7 +13,7 @@ import { grantStatements } from '../../server/src/hub/grantAccess';
 import { libpqSslmode } from '../../server/src/hub/hubConnection';
 import { completeMemory } from '../../server/src/memory/newMemory';
 import type { Memory, NewMemory } from '../../server/src/memory/types';
-import { Redactor } from '../../server/src/capture/redact';
+import { Redactor } from '../../server/src/secrets/redact';
 import { tempDir } from '../support/tempDirs';
 
 const memory = (input: Partial<NewMemory> & { status?: Memory['status'] } = {}): Memory => ({ ...completeMemory({ kind: 'decision', title: 'A decision', source: 'user', ...input }, 0), status: input.status ?? 'active' });

@@ -2,7 +2,7 @@ import { changedSymbols } from '../capture/changedSymbols';
 import { diffTexts } from '../capture/diffTexts';
 import { diffTitle, type ChangeKind } from '../capture/diffTitle';
 import { checkCapturableBytes } from '../capture/readCapturable';
-import type { Redactor } from '../capture/redact';
+import type { Redactor } from '../secrets/redact';
 import { completeMemory } from '../memory/newMemory';
 import type { Memory } from '../memory/types';
 import type { BlobContent } from './gitBlobReader';

@@ -1,4 +1,4 @@
-import { compileUserPatterns, Redactor } from '../capture/redact';
+import { compileUserPatterns, Redactor } from '../secrets/redact';
 import { readEngramConfig } from '../config/engramConfig';
 import type { HookLogFields } from './hookLog';
 

@@ -1,5 +1,5 @@
 import type { RemoteConsole } from 'vscode-languageserver';
-import { Redactor } from '../capture/redact';
+import { Redactor } from '../secrets/redact';
 
 /**
  * Makes every message the memory server logs pass redaction first: errors quote paths, lines

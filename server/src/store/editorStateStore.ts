@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { Redactor } from '../capture/redact';
+import { Redactor } from '../secrets/redact';
 import { lazyStatements } from './lazyStatements';
 import type { SqliteDatabase } from './database';
 

@@ -1,4 +1,4 @@
-import type { Redactor } from '../capture/redact';
+import type { Redactor } from '../secrets/redact';
 import type { Memory } from '../memory/types';
 import { BulkImport, type ImportOutcome, type ImportTransaction } from './bulkImport';
 import { FtsTags } from './bulkImportTags';

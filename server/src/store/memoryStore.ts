@@ -1,4 +1,4 @@
-import { Redactor } from '../capture/redact';
+import { Redactor } from '../secrets/redact';
 import type { Memory, MemoryId, MemoryKind, MemoryStatus, NewMemory, PinLevel } from '../memory/types';
 import { MEMORY_KINDS } from '../memory/types';
 import type { ImportOutcome, ImportTransaction } from './bulkImport';

@@ -1,4 +1,4 @@
-import type { Redactor } from '../capture/redact';
+import type { Redactor } from '../secrets/redact';
 import { completeMemory, sortedUnique } from '../memory/newMemory';
 import type { Memory, MemoryId, NewMemory, PinLevel } from '../memory/types';
 import { identifierParts } from '../memory/identifierParts';

@@ -1,4 +1,4 @@
-import type { Redactor } from '../capture/redact';
+import type { Redactor } from '../secrets/redact';
 import type { Memory } from '../memory/types';
 import type { FtsTags } from './bulkImportTags';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import type { Redactor } from '../capture/redact';
-import { REDACTION_VERSION } from '../capture/redactionVersion';
+import type { Redactor } from '../secrets/redact';
+import { REDACTION_VERSION } from '../secrets/redactionVersion';
 import { backUpDatabase, type SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
 import type { MemoryStore } from './memoryStore';

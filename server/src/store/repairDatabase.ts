@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import { Redactor } from '../capture/redact';
+import { Redactor } from '../secrets/redact';
 import type { Memory } from '../memory/types';
 import { moveAside, openDatabase, type SqliteDatabase } from './database';
 import { integrityProblems } from './integrity';

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { Redactor } from '../capture/redact';
+import { Redactor } from '../secrets/redact';
 import type { SqliteDatabase } from './database';
 
 /** One agent session (a Claude Code conversation) as far as its transcript has been read. */

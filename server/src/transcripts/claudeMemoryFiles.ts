@@ -7,7 +7,7 @@ import type { Memory } from '../memory/types';
 import type { Project } from '../project';
 import { mentionedFiles } from './extract/mentionedFiles';
 import { encodeProjectFolder, projectsDir } from './projectFolder';
-import type { Redactor } from '../capture/redact';
+import type { Redactor } from '../secrets/redact';
 
 /**
  * Claude Code's own memory: `<projects>/<encoded project>/memory/`, an index `MEMORY.md` plus

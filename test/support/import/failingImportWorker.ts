@@ -1,6 +1,6 @@
 // An import reader thread that sends one batch and then fails, as a crash half-way through would.
 import { parentPort, workerData } from 'node:worker_threads';
-import { Redactor } from '../../../server/src/capture/redact';
+import { Redactor } from '../../../server/src/secrets/redact';
 import { readExportLines } from '../../../server/src/cli/import/exportLines';
 import { importBatches } from '../../../server/src/cli/import/importBatches';
 import { waitForCredit, type ImportWorkerData } from '../../../server/src/cli/import/importProtocol';

@@ -4,7 +4,7 @@
  * main thread writes the batch before (importReader.ts).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Redactor } from '../../capture/redact';
+import { Redactor } from '../../secrets/redact';
 import { ProjectPathCheck } from '../../paths/insideProject';
 import { readExportLines } from './exportLines';
 import { importBatches, placeCheckOf } from './importBatches';
