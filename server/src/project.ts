@@ -70,7 +70,11 @@ export interface Project {
   readonly notices: readonly string[];
   /** What happened as it should, for the log (a backup before a migration). */
   readonly infos: readonly string[];
-  /** Runs `write` in one transaction over all the project's stores (one commit instead of one per store). */
+  /**
+   * Runs `write` in one transaction over all the project's stores (one commit instead of one per
+   * store). IMMEDIATE: it waits for the write lock first, since a transaction that reads first
+   * fails at once when another process wrote in the meantime, instead of waiting its turn.
+   */
   transaction<T>(write: () => T): T;
   /**
    * Copies the pages the write-ahead log holds into the database file now, as far as readers
@@ -135,7 +139,7 @@ export function openProject(folder: string, env: NodeJS.ProcessEnv = process.env
     captureSettings: config.capture,
     notices: [...notices, ...(problem ? [problem] : []), ...errors],
     infos,
-    transaction: (write) => db.transaction(write)(),
+    transaction: (write) => db.transaction(write).immediate(),
     checkpoint: () => void db.pragma('wal_checkpoint(PASSIVE)'),
     integrityProblems: () => integrityProblems(db),
     salvage: () => new SalvageReader(db),

@@ -347,7 +347,7 @@ describe('changedDeclarations falls back to a whole-file parse', () => {
     });
   }
 
-  it('when the regions are most of the file, and then keeps the tree for the next change', async () => {
+  it('when the regions are most of the file, and then outlines it and keeps the tree for the next change', async () => {
     const before = 'function a() {\n  return 1;\n}\n';
     const after = before.replace('1', '2');
     const diff = mustDiff('small.ts', before, after);
@@ -355,8 +355,13 @@ describe('changedDeclarations falls back to a whole-file parse', () => {
     assert.equal((await changedDeclarations('small.ts', 'typescript', before, after, diff.oldRanges, diff.newRanges)).regionsOnly, false);
     const again = after.replace('2', '3');
     const next = mustDiff('small.ts', after, again);
-    const changed = await changedDeclarations('small.ts', 'typescript', after, again, next.oldRanges, next.newRanges, { maxRegionShare: 1 });
-    assert.equal(changed.regionsOnly, false, 'the kept tree is reparsed incrementally');
+    const outlined = await changedDeclarations('small.ts', 'typescript', after, again, next.oldRanges, next.newRanges, { maxRegionShare: 1 });
+    assert.equal(outlined.regionsOnly, true, 'the chunk it touches is parsed, from the outline');
+    const third = again.replace('3', '4');
+    const last = mustDiff('small.ts', again, third);
+    const changed = await changedDeclarations('small.ts', 'typescript', again, third, last.oldRanges, last.newRanges);
+    assert.equal(changed.regionsOnly, false, 'its chunk is most of the file: the kept tree is reparsed incrementally');
+    assert.deepEqual(changed.after, [{ name: 'a', kind: 'function', startLine: 0, endLine: 2 }]);
     forgetFile('small.ts');
   });
 });

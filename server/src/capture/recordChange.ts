@@ -4,6 +4,8 @@ import type { Project } from '../project';
 import { changedSymbols } from './changedSymbols';
 import { diffTexts, type TextDiff } from './diffTexts';
 import { diffTitle, type ChangeKind } from './diffTitle';
+import { LastRedactedTexts } from './lastRedactedTexts';
+import type { SnapshotAccess } from './pendingSnapshots';
 import { contentHash } from '../store/snapshotStore';
 
 export interface CaptureSettings {
@@ -49,6 +51,39 @@ interface Revision {
   readonly patch: string;
 }
 
+/** Where an agent's edit comes from: its why, session, id (`sourceRef`) and time. */
+export interface AgentEditOrigin {
+  readonly why: string | null;
+  readonly sessionId: string;
+  readonly sourceRef: string;
+  readonly at: number;
+}
+
+/** An agent's edit read and diffed (both sides redacted), ready to be stored by `applyAgentEdit`. */
+export interface PreparedAgentEdit {
+  readonly path: string;
+  readonly origin: AgentEditOrigin;
+  readonly before: string | null;
+  readonly after: string;
+  /** The unredacted new text's size, for the snapshot. */
+  readonly afterBytes: number;
+  readonly diff: TextDiff;
+  readonly symbols: readonly string[];
+}
+
+/** Where an agent edit's writes go: straight to the store, or held for a batch stored in one transaction. */
+export interface AgentEditWrites {
+  readonly snapshots: SnapshotAccess;
+  /** Whether a memory with this `sourceRef` is stored (or added earlier in the batch). */
+  has(sourceRef: string): boolean;
+  /** Adds a new memory; returns it as stored. */
+  add(memory: NewMemory, at: number): Memory;
+  /** The newest active disk diff of `path` updated since `since` (MemoryStore.latestDiff). */
+  latestDiskDiff(path: string, since: number): Memory | null;
+  /** Replaces a stored memory (MemoryStore.update). */
+  update(memory: Memory): Memory | null;
+}
+
 export interface FileState {
   readonly size: number;
   readonly mtimeMs: number;
@@ -70,12 +105,26 @@ export async function fileState(file: string): Promise<FileState | null> {
  * tagged with the symbols it touches, coalesced with a recent memory of the same symbols.
  */
 export class ChangeRecorder {
+  /** An edit's text before is usually the previous edit's text after: redacted once. */
+  private readonly lastEdits: LastRedactedTexts;
+  private readonly storeWrites: AgentEditWrites;
+
   constructor(
     private readonly project: Project,
     private readonly settings: CaptureSettings = DEFAULT_CAPTURE_SETTINGS,
     /** Told when a file could not be parsed for symbols (the memory is then file-level). */
     private readonly onProblem: (message: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.lastEdits = new LastRedactedTexts(project.redactor);
+    const store = project.store;
+    this.storeWrites = {
+      snapshots: project.snapshots,
+      has: (sourceRef) => store.bySourceRef(sourceRef) !== null,
+      add: (memory, at) => store.add(memory, at),
+      latestDiskDiff: (path, since) => store.latestDiff(path, 'disk', since),
+      update: (memory) => store.update(memory),
+    };
+  }
 
   /** First sight of a file (opened, or seen on disk): remember its content to diff against later. */
   baseline(path: string, text: string, state: FileState): 'baseline' | 'known' {
@@ -130,7 +179,7 @@ export class ChangeRecorder {
       this.linkRevisedAgentChanges(memory, path, diff, now);
       return { kind: 'recorded', memory, coalesced: true };
     }
-    const memory = this.addDiffMemory(path, kind, symbols, diff, { source, importance: 0.4 }, now);
+    const memory = this.project.store.add(diffMemory(path, kind, symbols, diff, { source, importance: 0.4 }), now);
     this.linkRevisedAgentChanges(memory, path, diff, now);
     return { kind: 'recorded', memory, coalesced: false };
   }
@@ -153,24 +202,40 @@ export class ChangeRecorder {
    * patch takes the agent's why and session instead of a second memory being made; and the
    * snapshot moves on, so the watcher finds nothing new afterwards. Idempotent by `sourceRef`.
    */
-  async recordAgentEdit(
-    path: string,
-    beforeText: string | null,
-    afterText: string,
-    origin: { readonly why: string | null; readonly sessionId: string; readonly sourceRef: string; readonly at: number },
-  ): Promise<CaptureOutcome> {
-    const existing = this.project.store.bySourceRef(origin.sourceRef);
-    if (existing) return { kind: 'unchanged' };
-    const before = beforeText === null ? null : this.project.redactor.text(beforeText);
-    const after = this.project.redactor.text(afterText);
-    const diff = diffTexts(path, before, after);
-    if (!diff) return { kind: 'unchanged' };
-    const snapshot = this.project.snapshots.get(path);
-    if (!snapshot || snapshot.content === before) this.project.snapshots.put(path, after, { size: Buffer.byteLength(afterText), mtimeMs: origin.at }, origin.at);
+  async recordAgentEdit(path: string, beforeText: string | null, afterText: string, origin: AgentEditOrigin): Promise<CaptureOutcome> {
+    // Asked first too, so an edit a transcript's ingest stored already costs a hook no parse.
+    if (this.storeWrites.has(origin.sourceRef)) return { kind: 'unchanged' };
+    const prepared = await this.prepareAgentEdit(path, beforeText, afterText, origin);
+    return prepared ? this.project.transaction(() => this.applyAgentEdit(prepared)) : { kind: 'unchanged' };
+  }
 
-    const seenOnDisk = this.project.store.latestDiff(path, 'disk', origin.at - this.settings.coalesceWindowMs);
+  /**
+   * The reading half of `recordAgentEdit`: redaction, diff and symbols, which may wait for a
+   * grammar to load. Null when the edit changes nothing; whether it is stored already is asked
+   * when it is applied.
+   */
+  async prepareAgentEdit(path: string, beforeText: string | null, afterText: string, origin: AgentEditOrigin): Promise<PreparedAgentEdit | null> {
+    const before = beforeText === null ? null : this.lastEdits.redacted(path, beforeText);
+    const after = this.lastEdits.redacted(path, afterText);
+    const diff = diffTexts(path, before, after);
+    if (!diff) return null;
+    const symbols = await this.symbolsOf(path, before, after, diff);
+    return { path, origin, before, after, afterBytes: Buffer.byteLength(afterText), diff, symbols };
+  }
+
+  /**
+   * The writing half of `recordAgentEdit`: synchronous, so a caller can store many in one
+   * transaction through `writes` (a transcript's slice: see transcripts/sliceWrites.ts).
+   */
+  applyAgentEdit(edit: PreparedAgentEdit, writes: AgentEditWrites = this.storeWrites): CaptureOutcome {
+    const { path, origin, before, after, diff } = edit;
+    if (writes.has(origin.sourceRef)) return { kind: 'unchanged' };
+    const snapshot = writes.snapshots.get(path);
+    if (!snapshot || snapshot.content === before) writes.snapshots.put(path, after, { size: edit.afterBytes, mtimeMs: origin.at }, origin.at);
+
+    const seenOnDisk = writes.latestDiskDiff(path, origin.at - this.settings.coalesceWindowMs);
     if (seenOnDisk && seenOnDisk.body === diff.patch) {
-      const linked = this.project.store.update({
+      const linked = writes.update({
         ...seenOnDisk,
         source: 'claude',
         why: origin.why,
@@ -181,36 +246,12 @@ export class ChangeRecorder {
       return { kind: 'recorded', memory: linked ?? seenOnDisk, coalesced: true };
     }
     const kind: ChangeKind = before === null ? 'created' : 'edited';
-    const symbols = await this.symbolsOf(path, before, after, diff);
-    const memory = this.addDiffMemory(path, kind, symbols, diff, { source: 'claude', importance: 0.5, why: origin.why, sessionId: origin.sessionId, sourceRef: origin.sourceRef }, origin.at);
+    const memory = writes.add(diffMemory(path, kind, edit.symbols, diff, { source: 'claude', importance: 0.5, why: origin.why, sessionId: origin.sessionId, sourceRef: origin.sourceRef }), origin.at);
     return { kind: 'recorded', memory, coalesced: false };
   }
 
   private symbolsOf(path: string, before: string | null, after: string | null, diff: TextDiff): Promise<string[]> {
     return changedSymbols(path, before, after, diff, (error) => this.onProblem(`Symbols of ${path} could not be read: ${error.message}`));
-  }
-
-  /** A new diff memory; `origin` says where it came from (source, and for agents the why and session). */
-  private addDiffMemory(
-    path: string,
-    kind: ChangeKind,
-    symbols: readonly string[],
-    diff: TextDiff,
-    origin: Pick<NewMemory, 'source' | 'importance' | 'why' | 'sessionId' | 'sourceRef'>,
-    now: number,
-  ): Memory {
-    return this.project.store.add(
-      {
-        ...origin,
-        kind: 'diff',
-        title: diffTitle(kind, path, symbols, diff.added, diff.removed),
-        body: diff.patch,
-        files: [path],
-        symbols,
-        meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, lines: newSpans(diff), revisions: [] },
-      },
-      now,
-    );
   }
 
   /** Folds a new change into a recent memory of the same symbols; the previous state becomes a revision. */
@@ -231,6 +272,25 @@ export class ChangeRecorder {
     });
     return updated ?? recent;
   }
+}
+
+/** A new diff memory; `origin` says where it came from (source, and for agents the why and session). */
+function diffMemory(
+  path: string,
+  kind: ChangeKind,
+  symbols: readonly string[],
+  diff: TextDiff,
+  origin: Pick<NewMemory, 'source' | 'importance' | 'why' | 'sessionId' | 'sourceRef'>,
+): NewMemory {
+  return {
+    ...origin,
+    kind: 'diff',
+    title: diffTitle(kind, path, symbols, diff.added, diff.removed),
+    body: diff.patch,
+    files: [path],
+    symbols,
+    meta: { change: kind, added: diff.added, removed: diff.removed, truncated: diff.truncated, lineEndingsOnly: diff.lineEndingsOnly, lines: newSpans(diff), revisions: [] },
+  };
 }
 
 /** Saves "of the same symbol": the symbol sets meet, or both changes are file-level. */

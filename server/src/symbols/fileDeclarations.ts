@@ -3,12 +3,16 @@ import { declarationsInTree, type Declaration, type ParsedDeclarations } from '.
 import type { LanguageId } from './languages';
 import { parserFor } from './parser';
 import { ParsedFiles } from './parsedFiles';
-import { regionDeclarations } from './regionDeclarations';
+import { MAX_REGION_SHARE, regionDeclarations } from './regionDeclarations';
+import { FileOutlines, nextOutline, outlineOf, outlinesApply } from './fileOutlines';
 import { removalPoints } from './removalPoints';
 import type { LineRange } from './symbolsForRanges';
 import { editBetween } from './textEdit';
 
-/** The declarations of both versions of a changed file that overlap the lines it changed. */
+/**
+ * The declarations of both versions of a changed file that overlap the lines it changed (and
+ * perhaps others: an outline knows the whole file's; callers keep the overlapping ones).
+ */
 export interface ChangedDeclarations {
   /** Of the old text, overlapping `oldLines` (and the declarations enclosing those). */
   readonly before: readonly Declaration[];
@@ -17,7 +21,10 @@ export interface ChangedDeclarations {
   /** Whether each version parsed with syntax errors (its declarations may then be wrong). */
   readonly beforeHasErrors: boolean;
   readonly afterHasErrors: boolean;
-  /** Only the regions around the changed lines were parsed (see `regionDeclarations`); no tree was kept. */
+  /**
+   * Only the regions around the changed lines were parsed (see `regionDeclarations`), or only the
+   * chunks the change touches, from the file's outline (fileOutlines.ts); no tree was kept.
+   */
   readonly regionsOnly: boolean;
 }
 
@@ -30,6 +37,8 @@ export interface ChangedDeclarationsOptions {
 
 /** Trees of recently changed files; a save parses only what changed since the last one. */
 const parsedFiles = new ParsedFiles();
+/** Outlines of recently changed files whose regions cannot be found from their text alone. */
+const outlines = new FileOutlines();
 
 /**
  * Declarations of a file's change from `before` to `after`, of the lines it changed only. With a
@@ -37,7 +46,9 @@ const parsedFiles = new ParsedFiles();
  * change; so a save after a save parses only what changed. Without one, only the top-level
  * regions around the changed lines of each version are parsed, and no tree is kept — the file's
  * next change is cold again, unless opening it (`fileDeclarations`) keeps one. When the regions
- * cannot be trusted, both versions are parsed whole and the new tree is kept.
+ * cannot be trusted, both versions are parsed whole and the new tree is kept, with the file's
+ * outline; a change of the version outlined, which comes first, parses only the top-level chunks
+ * it touches (an agent session edits the same files again and again).
  */
 export async function changedDeclarations(
   path: string,
@@ -49,12 +60,20 @@ export async function changedDeclarations(
   options: ChangedDeclarationsOptions = {},
 ): Promise<ChangedDeclarations> {
   const parser = await parserFor(language);
+  if (!options.wholeFile) {
+    const outlined = await changedInOutline(parser, path, language, before, after, options.maxRegionShare);
+    if (outlined) return outlined;
+  }
   // Also the old declarations where each change starts: the fallback when the new text does not parse.
   const oldQuery = [...oldLines, ...newLines.map((r) => ({ startLine: r.startLine, endLine: r.startLine }))];
-  if (!options.wholeFile && !parsedFiles.has(path)) {
+  const cold = !parsedFiles.has(path);
+  if (!options.wholeFile && cold) {
     const inRegions = await changedInRegions(parser, language, { before, after, oldQuery, oldLines, newLines }, options.maxRegionShare);
     if (inRegions) return inRegions;
   }
+  // A file whose regions could not be found from its text: outlined from this parse, its next
+  // change parses only the chunks it touches (a session editing such a file edits it again).
+  const outline = !options.wholeFile && cold && outlinesApply(language);
   const oldTree = treeOf(parser, path, language, before);
   let newTree: Tree;
   let old: ParsedDeclarations;
@@ -67,11 +86,30 @@ export async function changedDeclarations(
   // Kept only once read: a tree in the cache may be taken (and deleted) by the next caller at any await.
   let updated: ParsedDeclarations;
   try {
-    updated = await declarationsInTree(newTree, language, newLines);
+    updated = await declarationsInTree(newTree, language, outline ? undefined : newLines);
+    const outlined = outline && !updated.hasErrors ? outlineOf(newTree, after, language, updated.declarations) : null;
+    if (outlined) outlines.put(path, outlined);
   } finally {
     parsedFiles.put(path, { text: after, language, tree: newTree });
   }
   return { before: old.declarations, after: updated.declarations, beforeHasErrors: old.hasErrors, afterHasErrors: updated.hasErrors, regionsOnly: false };
+}
+
+/**
+ * The change's declarations from the file's outline (see fileOutlines.ts): the old ones known,
+ * the new ones from a parse of the chunks it touches. Null when there is no outline of `before`,
+ * or the chunks cannot be trusted (the outline is then dropped).
+ */
+async function changedInOutline(parser: LanguageParser, path: string, language: LanguageId, before: string, after: string, maxShare = MAX_REGION_SHARE): Promise<ChangedDeclarations | null> {
+  const outline = outlines.get(path);
+  if (!outline) return null;
+  // Taken out before the await: another change of the file in the meantime finds none.
+  outlines.forget(path);
+  if (outline.text !== before || outline.language !== language) return null;
+  const next = await nextOutline(parser, outline, after, maxShare);
+  if (!next) return null;
+  outlines.put(path, next);
+  return { before: outline.declarations, after: next.declarations, beforeHasErrors: false, afterHasErrors: false, regionsOnly: true };
 }
 
 /**
@@ -106,6 +144,7 @@ export async function fileDeclarations(path: string, language: LanguageId, text:
 /** Drops a file's tree, e.g. when the file is deleted. */
 export function forgetFile(path: string): void {
   parsedFiles.forget(path);
+  outlines.forget(path);
 }
 
 /** A tree of `text`, from the file's last tree when there is one. The caller owns it. */

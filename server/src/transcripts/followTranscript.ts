@@ -84,6 +84,10 @@ export async function openTranscriptReading(file: string, state: IngestOffset | 
   const carried = state && !rescanned ? state : null;
   const counts = { unknown: 0, malformed: 0, malformedExamples: [] as MalformedLine[] };
   const batch = await readNewLines(file, from, options);
+  // The first HEAD_BYTES do not change while the file is read: hashed once for every point past them.
+  let fullHead: Promise<string> | undefined;
+  const headHashAt = (byteOffset: number): Promise<string> =>
+    byteOffset >= HEAD_BYTES ? (fullHead ??= hashHead(file, HEAD_BYTES)) : hashHead(file, byteOffset);
 
   async function* lines(): AsyncGenerator<TranscriptLine> {
     for await (const line of batch.lines) {
@@ -124,7 +128,7 @@ export async function openTranscriptReading(file: string, state: IngestOffset | 
         // early: only as far as it got, so the next read goes on from there.
         size: point === 'end' ? size : byteOffset,
         mtimeMs,
-        headHash: carried && carried.byteOffset >= HEAD_BYTES ? carried.headHash : await hashHead(file, byteOffset),
+        headHash: carried && carried.byteOffset >= HEAD_BYTES ? carried.headHash : await headHashAt(byteOffset),
         malformedLines: (carried ? carried.malformedLines : 0) + counts.malformed + batch.oversizedLines,
         readerState,
         updatedAt: now,

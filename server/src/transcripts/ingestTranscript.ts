@@ -8,6 +8,7 @@ import { openTranscriptReading, type ReadPoint } from './followTranscript';
 import { MAX_STEPS_AFTER_FAILURE, parseReaderState, serializeReaderState, type ReaderState } from './readerState';
 import type { AssistantRecord, ToolUseResult, TranscriptRecord, UserRecord } from './records';
 import type { TranscriptFile } from './transcriptFiles';
+import { SliceWrites } from './sliceWrites';
 import { shorten, TranscriptMemories, type RecordOrigin } from './transcriptMemories';
 
 export interface IngestResult {
@@ -70,11 +71,12 @@ const SLICE_MS = 200;
 /**
  * Reads what is new in one Claude Code transcript and turns it into memories: diffs with their
  * why from Write/Edit results (through the same recorder as editor and disk changes), prompts,
- * rule and decision candidates, gotchas and compaction summaries. It works in slices: after
- * each, the read position (with what the reader carries between reads) is stored, always after
- * the slice's memories. Each memory carries the id of the record it came from and is added only
- * once, so a slice read again after a kill adds nothing twice. With a `deadline` it stops between
- * records and leaves the rest to the next call (`finished: false`).
+ * rule and decision candidates, gotchas and compaction summaries. It works in slices: a slice's
+ * memories, its session and its read position (with what the reader carries between reads) are
+ * stored in one transaction, so a process killed at any point has stored all of a slice or none
+ * of it. Each memory also carries the id of the record it came from and is added only once, so
+ * a record read twice (another reader got there first) adds nothing twice. With a `deadline` it
+ * stops between records and leaves the rest to the next call (`finished: false`).
  */
 export async function ingestTranscript(project: Project, recorder: ChangeRecorder, file: Pick<TranscriptFile, 'path' | 'sessionId' | 'kind'>, limits: IngestLimits = {}): Promise<IngestResult> {
   const outOfTime = () => limits.deadline !== undefined && Date.now() >= limits.deadline;
@@ -83,16 +85,17 @@ export async function ingestTranscript(project: Project, recorder: ChangeRecorde
   const reading = await openTranscriptReading(file.path, project.ingestOffsets.get(file.path));
   if (!reading) return { ...nothing, finished: true };
   const state = parseReaderState(reading.readerState);
-  const memories = new TranscriptMemories(project);
-  const reader = new RecordReader(project, recorder, file, state, memories);
+  const writes = new SliceWrites(project);
+  const memories = new TranscriptMemories(project, writes);
+  const reader = new RecordReader(project, recorder, file, state, memories, writes);
   let records = 0;
   let slice = { from: reading.from, startedAt: Date.now(), first: undefined as TranscriptRecord | undefined, last: undefined as TranscriptRecord | undefined };
 
-  // The slice's memories are already stored: its session and read position follow, together.
+  // The slice's memories, its session and its read position: all of them, or none.
   const commit = async (point: ReadPoint): Promise<void> => {
     const next = await reading.stateAt(point, serializeReaderState(state));
     const { first, last } = slice;
-    project.transaction(() => {
+    writes.store(() => {
       if (first && last && file.kind === 'session') recordSession(project, file, first, last, state);
       project.ingestOffsets.put(next);
     });
@@ -151,6 +154,7 @@ class RecordReader {
     private readonly file: Pick<TranscriptFile, 'sessionId' | 'kind'>,
     private readonly state: ReaderState,
     private readonly memories: TranscriptMemories,
+    private readonly writes: SliceWrites,
   ) {}
 
   async read(record: TranscriptRecord): Promise<void> {
@@ -192,7 +196,7 @@ class RecordReader {
         // A sub-agent's "prompt" is its task, written by the main agent: it keeps the why, but is not the user's intent.
         if (this.file.kind === 'session') {
           this.state.title ??= shorten(this.state.prompt, TITLE_MAX);
-          this.memories.prompt(text, origin);
+          this.memories.prompt(this.state.prompt, origin);
         }
       }
       return;
@@ -243,13 +247,16 @@ class RecordReader {
     if (!edit) return;
     const relative = this.projectPath(edit.filePath);
     if (relative === null) return;
-    const outcome = await this.recorder.recordAgentEdit(relative, edit.before, edit.after, {
+    const prepared = await this.recorder.prepareAgentEdit(relative, edit.before, edit.after, {
       why: whyOf(this.state),
       sessionId: origin.sessionId,
       sourceRef: editSourceRef(toolUseId),
       at: origin.at,
     });
-    if (outcome.kind === 'recorded') this.diffs++;
+    if (!prepared) return;
+    this.writes.hold((slice) => {
+      if (this.recorder.applyAgentEdit(prepared, slice).kind === 'recorded') this.diffs++;
+    });
   }
 
   private projectPath(file: string): string | null {

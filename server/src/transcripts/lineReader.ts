@@ -46,17 +46,24 @@ export async function readNewLines(file: string, fromOffset: number, options: Re
   const progress = { nextOffset: fromOffset, partialTail: false, oversizedLines: 0 };
 
   async function* lines(): AsyncGenerator<CompleteLine> {
+    // Two buffers: the next chunk is read while the lines of this one are handed out.
+    let buffer = Buffer.allocUnsafe(bufferBytes);
+    let spare = Buffer.allocUnsafe(bufferBytes);
+    let reading: Promise<{ bytesRead: number }> | undefined;
     try {
-      const buffer = Buffer.allocUnsafe(bufferBytes);
       let chunkStart = fromOffset;
       let lineStart = fromOffset;
       let decoder = new StringDecoder('utf8');
       let parts: string[] = [];
       let lineBytes = 0;
+      reading = handle.read(buffer, 0, bufferBytes, chunkStart);
       for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, bufferBytes, chunkStart);
+        const { bytesRead }: { bytesRead: number } = await reading;
+        reading = undefined;
         if (bytesRead === 0) break;
         const chunk = buffer.subarray(0, bytesRead);
+        reading = handle.read(spare, 0, bufferBytes, chunkStart + bytesRead);
+        [buffer, spare] = [spare, buffer];
         let from = 0;
         while (from < bytesRead) {
           const newline = chunk.indexOf(NEWLINE, from);
@@ -84,6 +91,8 @@ export async function readNewLines(file: string, fromOffset: number, options: Re
       }
       progress.partialTail = chunkStart > lineStart;
     } finally {
+      // A consumer that stopped early leaves a read in flight: it ends before the file is closed.
+      await reading?.catch(() => undefined);
       await handle.close();
     }
   }

@@ -1,9 +1,10 @@
-import type { Memory, NewMemory } from '../memory/types';
+import type { NewMemory } from '../memory/types';
 import type { Project } from '../project';
 import { decisionStatements } from './extract/decisionStatements';
 import { mentionedFiles } from './extract/mentionedFiles';
 import { ruleStatements } from './extract/ruleStatements';
 import type { Compaction, OpenFailure } from './readerState';
+import type { SliceWrites } from './sliceWrites';
 
 /**
  * The memories a transcript yields besides diffs: prompts (intent), constraint and decision
@@ -35,13 +36,19 @@ export class TranscriptMemories {
   /** New memories written so far. */
   added = 0;
 
-  constructor(private readonly project: Project) {}
+  constructor(
+    private readonly project: Project,
+    /** Where the memories go: stored when the slice they were read in ends. */
+    private readonly writes: SliceWrites,
+  ) {}
 
-  /** Adds a memory unless one with the same `sourceRef` exists (a second read of the same record). */
-  private addOnce(memory: NewMemory & { readonly sourceRef: string }, at: number): Memory | null {
-    if (this.project.store.bySourceRef(memory.sourceRef)) return null;
-    this.added++;
-    return this.project.store.add(memory, at);
+  /** Adds a memory, when the slice ends, unless one with the same `sourceRef` exists (a second read of the same record). */
+  private addOnce(memory: NewMemory & { readonly sourceRef: string }, at: number): void {
+    this.writes.hold((slice) => {
+      if (slice.has(memory.sourceRef)) return;
+      this.added++;
+      slice.add(memory, at);
+    });
   }
 
   /** Prompts Claude Code writes itself (slash commands, their output, caveats) are not the user's words. */
@@ -52,10 +59,10 @@ export class TranscriptMemories {
 
   /**
    * A typed prompt: a low-weight intent memory, plus a constraint or decision candidate per rule
-   * or choice it states. Redacted before anything is cut from it: a cut secret is not recognized.
+   * or choice it states. `text` is redacted already (the reader keeps it as the turn's prompt):
+   * redacted before anything is cut from it, since a cut secret is not recognized.
    */
-  prompt(said: string, origin: RecordOrigin): void {
-    const text = this.project.redactor.text(said);
+  prompt(text: string, origin: RecordOrigin): void {
     const files = mentionedFiles(text, this.project.root);
     this.addOnce(
       {
