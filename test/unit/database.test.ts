@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { openDatabase, SchemaTooNewError } from '../../server/src/store/database';
@@ -22,6 +22,27 @@ describe('opening a project database', () => {
       for (const table of ['memories', 'memory_files', 'memory_symbols', 'anchors', 'sessions', 'ingest_offsets', 'injections', 'editor_state', 'memory_fts']) {
         assert.ok(tables.includes(table), `missing table ${table}`);
       }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('cuts the write-ahead log back after a bulk write grew it, once a checkpoint lets it start over', () => {
+    const file = path.join(tempDir(), 'memory.db');
+    const { db } = openDatabase(file);
+    try {
+      // As a bulk writer does: checkpoints deferred while ~80 MB is written.
+      db.pragma('wal_autocheckpoint = 0');
+      db.exec('CREATE TABLE bulk (b BLOB)');
+      const insert = db.prepare('INSERT INTO bulk VALUES (randomblob(1048576))');
+      db.transaction(() => {
+        for (let i = 0; i < 80; i++) insert.run();
+      })();
+      assert.ok(statSync(`${file}-wal`).size > 80 * 1024 * 1024);
+      db.pragma('wal_autocheckpoint = 1000');
+      // The next commits checkpoint, then start the log over from its beginning.
+      for (let i = 0; i < 3; i++) db.exec('DELETE FROM bulk WHERE rowid = (SELECT min(rowid) FROM bulk)');
+      assert.ok(statSync(`${file}-wal`).size <= 64 * 1024 * 1024, `${statSync(`${file}-wal`).size} bytes of WAL`);
     } finally {
       db.close();
     }

@@ -44,6 +44,13 @@ function timestamp(): string {
  */
 const NEW_DATABASE_PAGE_SIZE = 16_384;
 
+/**
+ * The write-ahead log is cut back to this when a checkpoint lets it start over. Bulk writers (an
+ * import, the history import, a transcript's slices) defer checkpoints while they write, and
+ * without a limit the WAL they grew (170–250 MB) stayed on disk for good.
+ */
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 function configure(db: SqliteDatabase): void {
   // busy_timeout first: every later statement, including the WAL switch, then waits for other
   // writers (hooks, MCP servers, the CLI) instead of failing with SQLITE_BUSY.
@@ -53,6 +60,7 @@ function configure(db: SqliteDatabase): void {
   // Only a new, empty file takes it (SQLite ignores it once the database has pages or is in WAL).
   db.pragma(`page_size = ${NEW_DATABASE_PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
 }
