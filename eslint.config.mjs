@@ -57,7 +57,7 @@ export default tseslint.config(
       'no-restricted-imports': restrict(
         database,
         serverInternals(
-          [...CONTRACT_TYPES, 'mailbox/mailboxPath', 'runtime/runtimeOrigin', 'runtime/runtimeRequirement', 'paths/engramPaths', 'paths/platformPaths', 'paths/pathIdentity'],
+          [...CONTRACT_TYPES, 'mailbox/mailboxPath', 'runtime/runtimeOrigin', 'runtime/runtimeRequirement', 'runtime/memoryServerFlags', 'paths/engramPaths', 'paths/platformPaths', 'paths/pathIdentity'],
           'The extension host never opens the database: from server/src it imports only the contracts and a few pure modules (eslint.config.mjs lists them). Ask the memory server instead.',
         ),
       ),

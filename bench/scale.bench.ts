@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { openProject } from '../server/src/project';
 import { recall, type RecallRequest } from '../server/src/recall/recall';
+import { MEMORY_SERVER_NODE_FLAGS } from '../server/src/runtime/memoryServerFlags';
 import { RESIDENT_ROWS_MAX } from '../server/src/store/rowCaches';
 import { TEXT_INDEX_ROWS_MAX } from '../server/src/store/textIndex/residentTextIndex';
 import { startLsp, type LspSession } from '../test/support/lspClient';
@@ -29,8 +30,13 @@ const KEEP_EVERY_MEMORY = { capacity: { high: 10_000_000, consolidateAfterDays: 
 const MIXES: RecallMix[] = ['query only', 'file + line + symbol', 'file + query'];
 /** How long the server is left alone after its start before "RSS after start", at least (its warm-up runs meanwhile). */
 const SETTLE_MS = 15_000;
-/** Node options for the server process, to compare heap settings (e.g. `--max-semi-space-size=8`); none by default, as the extension starts it. */
-const SERVER_NODE_OPTIONS = process.env.ENGRAM_BENCH_SERVER_NODE_OPTIONS ?? '';
+/** How long the server is left alone after the mixed requests before RSS is read again. */
+const IDLE_MS = 10_000;
+/**
+ * Node's flags for the server process: the extension's (memoryServerFlags.ts) unless
+ * ENGRAM_BENCH_SERVER_FLAGS gives others, to compare heap settings ('' for Node's defaults).
+ */
+const SERVER_FLAGS = process.env.ENGRAM_BENCH_SERVER_FLAGS === undefined ? MEMORY_SERVER_NODE_FLAGS : process.env.ENGRAM_BENCH_SERVER_FLAGS.split(' ').filter(Boolean);
 
 function line(name: string, value: string): void {
   console.log(`${name.padEnd(58)} ${value}`);
@@ -62,7 +68,7 @@ function writeProject(root: string, files: readonly GeneratedFile[]): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function started(env: NodeJS.ProcessEnv, root: string): Promise<LspSession> {
-  const lsp = startLsp(SERVER_NODE_OPTIONS ? { ...env, NODE_OPTIONS: SERVER_NODE_OPTIONS } : env);
+  const lsp = startLsp(env, { nodeFlags: SERVER_FLAGS });
   await lsp.connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,
@@ -96,7 +102,7 @@ async function benchServer(store: CachedStore, root: string, env: NodeJS.Process
   const lsp = await started(env, root);
   try {
     const pid = lsp.process.pid!;
-    line(`server started (initialize answered)${SERVER_NODE_OPTIONS ? `, NODE_OPTIONS ${SERVER_NODE_OPTIONS}` : ''}`, `${(performance.now() - start).toFixed(0).padStart(7)} ms   ${mb(memoryOf(pid))}`);
+    line(`server started (initialize answered), flags: ${SERVER_FLAGS.join(' ') || 'none'}`, `${(performance.now() - start).toFixed(0).padStart(7)} ms   ${mb(memoryOf(pid))}`);
     await lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: file.text } });
     const hover = (i: number) => {
       const [, span] = methods[i % methods.length]!;
@@ -141,6 +147,9 @@ async function benchServer(store: CachedStore, root: string, env: NodeJS.Process
       else (kind === 3 ? samples.hover : samples.lens).push(ms);
     }
     line(`after ${MIXED_REQUESTS} mixed requests`, mb(memoryOf(pid)));
+    // V8 gives back what a burst of requests left once the process is idle (its memory reducer).
+    await sleep(IDLE_MS);
+    line(`  then idle ${IDLE_MS / 1000} s`, mb(memoryOf(pid)));
     MIXES.forEach((mix, i) => line(`  engram/recall round trip, ${mix}`, `p50 ${p(samples.recall[i]!, 50)} ms   p99 ${p(samples.recall[i]!, 99)} ms`));
     line('hover round trip (in the mix)', `p50 ${p(samples.hover, 50)} ms   p99 ${p(samples.hover, 99)} ms   (target p50 ≤ 5 ms)`);
     line('CodeLens round trip (in the mix)', `p50 ${p(samples.lens, 50)} ms   p99 ${p(samples.lens, 99)} ms   (target p50 ≤ 5 ms)`);

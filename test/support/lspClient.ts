@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { MEMORY_SERVER_NODE_FLAGS } from '../../server/src/runtime/memoryServerFlags';
 import { ENGRAM_JS, assertBuilt } from './engramProcess';
 
 /** A real `engram lsp --stdio` process and a vscode-jsonrpc connection to it. */
@@ -15,10 +16,13 @@ export interface LspSession {
   close(): Promise<void>;
 }
 
-/** `answer`: what the client replies to requests from the server (default: null to every one, as a client that asks nobody). */
-export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown } = {}): LspSession {
+/**
+ * `answer`: what the client replies to requests from the server (default: null to every one, as a
+ * client that asks nobody). `nodeFlags`: Node's flags for the server (default: the extension's).
+ */
+export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown; nodeFlags?: readonly string[] } = {}): LspSession {
   assertBuilt();
-  const child = spawn(process.execPath, [ENGRAM_JS, 'lsp', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? MEMORY_SERVER_NODE_FLAGS), ENGRAM_JS, 'lsp', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

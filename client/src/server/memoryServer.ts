@@ -10,6 +10,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../contracts/protocol';
+import { MEMORY_SERVER_NODE_FLAGS } from '../../../server/src/runtime/memoryServerFlags';
 import { readEngramSettings, SERVER_SETTINGS } from '../settings';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
@@ -148,7 +149,8 @@ export class MemoryServer implements vscode.Disposable {
   private createClient(runtime: ServerRuntime): LanguageClient {
     const serverOptions: ServerOptions = {
       command: runtime.path,
-      args: [this.context.asAbsolutePath('dist/engram.js'), 'lsp'],
+      // Node's flags before the script: Node and Electron as Node take them there (memoryServerFlags.ts).
+      args: [...MEMORY_SERVER_NODE_FLAGS, this.context.asAbsolutePath('dist/engram.js'), 'lsp'],
       transport: TransportKind.stdio,
       options: { env: { ...process.env, ...runtimeEnv(runtime.origin) } },
     };

@@ -33,6 +33,8 @@ import { redactConsole } from './redactedConsole';
 
 /** A Claude Code session counts as live in the status bar for this long after Engram last gave it something. */
 const AGENT_SESSION_LIVE_MS = 60 * 60_000;
+/** After start, when the status bar gets its first counts. */
+const FIRST_STATUS_MS = 1000;
 
 function latestAgentSession(open: readonly Project[]): AgentSessionActivity | null {
   let latest: AgentSessionActivity | null = null;
@@ -206,7 +208,9 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
   });
 
   connection.onInitialized(() => {
-    sendStatus();
+    // The status counts every memory by kind and status (~70–135 ms at 1,000,000): not before the
+    // open editors' first hovers and CodeLenses, which come right after this.
+    setTimeout(sendStatus, FIRST_STATUS_MS).unref();
     capture?.syncWithDisk();
     // Not while a history import writes to a project: it recounts at its end, and the index is built after it.
     const notImporting = () => projects.openProjects().filter((project) => !history?.importing(project));

@@ -1,5 +1,5 @@
 import { BITSET_MIN_POSTINGS, hasBit } from '../store/textIndex/bitsets';
-import type { Postings } from '../store/textIndex/postings';
+import type { PostingList } from '../store/textIndex/postings';
 import type { TextIndex } from '../store/textIndex/textIndex';
 import { COVERAGE, FILL_TERMS, inverseDocumentFrequency, planTextSearch, type TextMatches } from './textSearch';
 
@@ -11,7 +11,7 @@ const B = 0.75;
 interface IndexedTerm {
   readonly term: string;
   /** Empty when the tokenizer makes nothing of the word, or some term of it is in no memory. */
-  readonly postings: readonly Postings[];
+  readonly postings: readonly PostingList[];
   /** Bitsets of long postings (parallel to `postings`), for words checked in many memories. */
   bits: readonly (Uint32Array | null)[];
   /** The word's index terms: more than one (`decode_peer`) is an FTS5 phrase. */
@@ -26,7 +26,7 @@ interface IndexedTerm {
  */
 export function searchTextInIndex(index: TextIndex, terms: readonly string[], stems: readonly (readonly string[])[], limit: number, budget: number): TextMatches | null {
   const indexed: IndexedTerm[] = terms.map((term, i) => {
-    const postings: Postings[] = [];
+    const postings: PostingList[] = [];
     for (const stem of stems[i]!) {
       const p = index.postings(stem);
       if (!p) return { term, postings: [], bits: [], phrase: stems[i]!.length > 1 };
@@ -83,6 +83,8 @@ export function searchTextInIndex(index: TextIndex, terms: readonly string[], st
 function bm25(index: TextIndex, ranked: readonly IndexedTerm[], limit: number): Map<number, number> {
   const lists = ranked.flatMap((term) => term.postings.slice(0, 1));
   const idfs = lists.map((postings) => inverseDocumentFrequency(index.rows, postings.count));
+  const listRowids = lists.map((postings) => postings.rowids);
+  const listFreqs = lists.map((postings) => postings.freqs);
   const averageLength = index.averageLength;
   let total = 0;
   for (const postings of lists) total += postings.count;
@@ -94,15 +96,14 @@ function bm25(index: TextIndex, ranked: readonly IndexedTerm[], limit: number): 
   let n = 0;
   for (;;) {
     let rowid = Infinity;
-    for (let l = 0; l < lists.length; l++) if (cursors[l]! < lists[l]!.count) rowid = Math.min(rowid, lists[l]!.rowids[cursors[l]!]!);
+    for (let l = 0; l < lists.length; l++) if (cursors[l]! < lists[l]!.count) rowid = Math.min(rowid, listRowids[l]![cursors[l]!]!);
     if (rowid === Infinity) break;
     const length = index.length(rowid);
     let score = 0;
     for (let l = 0; l < lists.length; l++) {
       const at = cursors[l]!;
-      const postings = lists[l]!;
-      if (at >= postings.count || postings.rowids[at] !== rowid) continue;
-      const f = postings.freqs[at]!;
+      if (at >= lists[l]!.count || listRowids[l]![at] !== rowid) continue;
+      const f = listFreqs[l]![at]!;
       score += idfs[l]! * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * length) / averageLength)));
       cursors[l] = at + 1;
     }
@@ -214,20 +215,35 @@ function newestWithAll(terms: readonly IndexedTerm[], want: number, skip: Readon
   return found;
 }
 
-/** The newest `want` memories with any of the words, leaving out `skip`'s. */
+/**
+ * The newest `want` memories with any of the words, leaving out `skip`'s: each word's shortest
+ * list walked from its newest end, from its bitset when it has one (a long list is not decoded).
+ */
 function newestWithAny(terms: readonly IndexedTerm[], want: number, skip: ReadonlyMap<number, number>): number[] {
   // A word of several index terms counts where the memory has them all, as in newestWithAll.
   const candidates = new Set<number>();
   for (const term of terms) {
-    const shortest = term.postings.slice().sort((a, b) => a.count - b.count)[0];
-    if (!shortest) continue;
+    if (!term.postings.length) continue;
+    let s = 0;
+    for (let l = 1; l < term.postings.length; l++) if (term.postings[l]!.count < term.postings[s]!.count) s = l;
     let taken = 0;
-    for (let i = shortest.count - 1; i >= 0 && taken < want; i--) {
-      const rowid = shortest.rowids[i]!;
-      if (!skip.has(rowid) && has(term, rowid)) {
-        candidates.add(rowid);
-        taken++;
+    const take = (rowid: number) => {
+      if (skip.has(rowid) || !has(term, rowid)) return;
+      candidates.add(rowid);
+      taken++;
+    };
+    const bits = term.bits[s];
+    if (bits) {
+      for (let w = bits.length - 1; w >= 0 && taken < want; w--) {
+        for (let word = bits[w]!; word !== 0 && taken < want; ) {
+          const bit = 31 - Math.clz32(word);
+          take(w * 32 + bit);
+          word &= ~(1 << bit);
+        }
       }
+    } else {
+      const rowids = term.postings[s]!.rowids;
+      for (let i = term.postings[s]!.count - 1; i >= 0 && taken < want; i--) take(rowids[i]!);
     }
   }
   return [...candidates].sort((a, b) => b - a).slice(0, want);

@@ -1,4 +1,4 @@
-import type { Postings } from './postings';
+import type { PostingList } from './postings';
 
 /** Shorter lists are searched (Postings.has, ~8 steps); a bitset pays off for the long ones. */
 export const BITSET_MIN_POSTINGS = 256;
@@ -10,27 +10,28 @@ export const BITSET_MIN_POSTINGS = 256;
  * the newest memories with all: 32 memories a step instead of a search per memory.
  */
 export class Bitsets {
-  private readonly kept = new Map<Postings, { readonly bits: Uint32Array; readonly version: number }>();
+  private readonly kept = new Map<unknown, { readonly bits: Uint32Array; readonly version: number }>();
   private bytes = 0;
 
   constructor(private readonly budgetBytes: number) {}
 
   /** The bitset of a list, current with it. */
-  of(postings: Postings): Uint32Array {
-    const kept = this.kept.get(postings);
+  of(postings: PostingList): Uint32Array {
+    const key = postings.key;
+    const kept = this.kept.get(key);
     if (kept) {
-      this.kept.delete(postings);
+      this.kept.delete(key);
       if (kept.version === postings.version) {
-        this.kept.set(postings, kept);
+        this.kept.set(key, kept);
         return kept.bits;
       }
       this.bytes -= kept.bits.byteLength;
     }
     const bits = bitsetOf(postings);
-    this.kept.set(postings, { bits, version: postings.version });
+    this.kept.set(key, { bits, version: postings.version });
     this.bytes += bits.byteLength;
     for (const [oldest, { bits: dropped }] of this.kept) {
-      if (this.bytes <= this.budgetBytes || oldest === postings) break;
+      if (this.bytes <= this.budgetBytes || oldest === key) break;
       this.kept.delete(oldest);
       this.bytes -= dropped.byteLength;
     }
@@ -43,7 +44,7 @@ export class Bitsets {
   }
 }
 
-function bitsetOf(postings: Postings): Uint32Array {
+function bitsetOf(postings: PostingList): Uint32Array {
   const { rowids, count } = postings;
   const bits = new Uint32Array(count ? (rowids[count - 1]! >>> 5) + 1 : 0);
   for (let i = 0; i < count; i++) {

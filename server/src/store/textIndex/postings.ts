@@ -1,9 +1,23 @@
+/** One index term's postings as recall reads them (recall/indexTextSearch.ts). */
+export interface PostingList {
+  /** Memories with the term. */
+  readonly count: number;
+  /** Their rowids ascending (the first `count` entries), each with its weighted frequency in `freqs`. */
+  readonly rowids: Int32Array;
+  readonly freqs: Uint16Array;
+  has(rowid: number): boolean;
+  /** What data derived from the list (bitsets.ts) is kept under, and a number that moves when the list changes. */
+  readonly key: unknown;
+  readonly version: number;
+}
+
 /**
  * The memories one index term occurs in: rowids ascending, each with its weighted frequency
  * (occurrences × the column's bm25 weight, summed over columns, as FTS5's bm25 counts them).
- * Typed arrays, 6 bytes a posting: a common word of 100,000 memories is in tens of thousands.
+ * Typed arrays, 6 bytes a posting, that grow as memories are added: a build's lists and the
+ * changes since (textIndex.ts), before they are packed.
  */
-export class Postings {
+export class Postings implements PostingList {
   rowids: Int32Array;
   freqs: Uint16Array;
   count = 0;
@@ -15,13 +29,8 @@ export class Postings {
     this.freqs = new Uint16Array(capacity);
   }
 
-  /** A list over arrays built elsewhere (a build on another thread): used as they are until it grows. */
-  static over(rowids: Int32Array, freqs: Uint16Array): Postings {
-    const postings = new Postings(0);
-    postings.rowids = rowids;
-    postings.freqs = freqs;
-    postings.count = rowids.length;
-    return postings;
+  get key(): Postings {
+    return this;
   }
 
   /** Adds a memory (or sets its frequency); the newest rowid goes at the end in constant time. */

@@ -3,7 +3,8 @@ import { lazyStatements } from '../lazyStatements';
 import type { MemoryChangeLog } from '../memoryChangeLog';
 import { GENERATION_SQL } from '../memoryChangeLog';
 import { Stemmer } from './stemmer';
-import { type IndexedRow, TextIndex, type TextIndexImage } from './textIndex';
+import { type IndexedRow, TextIndex } from './textIndex';
+import type { TextIndexImage } from './textIndexImage';
 import { buildTextIndexImage } from './textIndexProcess';
 
 /** Memories read and indexed per slice of a build, between which the server answers requests (~50 ms of work). */
@@ -14,14 +15,21 @@ const BUILD_SLICE = 400;
  */
 const MAX_CHANGES_APPLIED = 2000;
 /**
+ * Memories changed since the index was packed past which it is built again in the background,
+ * and used meanwhile: each one changed is kept apart in growable lists (~1 KB of the server's
+ * heap) and its packed postings are skipped at every read of their lists.
+ */
+const REPACK_AFTER_CHANGES = 2000;
+/**
  * Stores with more memories than this get no index: recall asks FTS5, whose pages SQLite's cache
- * and the OS keep, as short commands do. The index takes ~1.3 KB of the server's RSS per memory
- * of the bench's mix (postings, each memory's term list: +127 MB at 100,000), so ~1.3 GB at
- * 1,000,000, where the server took 2 GB in all (docs/performance.md).
+ * and the OS keep, as short commands do. Packed, the index is ~230 bytes a memory of the bench's
+ * mix (23 MB at 100,000), so ~230 MB at 1,000,000: most of the server's 250 MB there
+ * (docs/performance.md).
  */
 export const TEXT_INDEX_ROWS_MAX = 150_000;
 
-export type TextIndexState = 'none' | 'building' | 'ready' | 'stale' | 'too large';
+/** `fragmented`: ready, with many changes kept apart from its packed lists; built again in the background and used meanwhile. */
+export type TextIndexState = 'none' | 'building' | 'ready' | 'fragmented' | 'stale' | 'too large';
 
 /**
  * The memory server's in-memory full-text index (TextIndex) of one store: built in a process of
@@ -59,7 +67,7 @@ export class ResidentTextIndex {
    * memories, bringing it up to date on each request would cost more than FTS5 answering).
    */
   drop(): void {
-    if (this.stateNow !== 'ready') return;
+    if (this.stateNow !== 'ready' && this.stateNow !== 'fragmented') return;
     this.index = null;
     this.stateNow = 'stale';
   }
@@ -77,6 +85,7 @@ export class ResidentTextIndex {
     }
     this.apply(index, changed);
     index.generation = generation;
+    if (this.stateNow === 'ready' && index.changedSincePacked > REPACK_AFTER_CHANGES) this.stateNow = 'fragmented';
     return index;
   }
 
@@ -95,8 +104,9 @@ export class ResidentTextIndex {
 
   /**
    * Builds it in a process of its own (textIndexWorker.ts) over `databaseFile`, this store's
-   * database: the build's garbage never enters this process. Memories written meanwhile are
-   * indexed again here at the end. Resolves to the memories indexed (0 when there was nothing to do).
+   * database: the build's garbage never enters this process. A fragmented index is used until
+   * the new one replaces it. Memories written meanwhile are indexed again here at the end.
+   * Resolves to the memories indexed (0 when there was nothing to do).
    */
   async buildElsewhere(databaseFile: string): Promise<number> {
     if (this.stateNow === 'building' || this.stateNow === 'ready') return 0;
@@ -105,17 +115,18 @@ export class ResidentTextIndex {
     try {
       const image = await buildTextIndexImage(databaseFile);
       if (!image) {
+        this.index = null;
         this.stateNow = 'too large';
         return 0;
       }
-      return this.adopt(TextIndex.fromImage(image, (runs) => this.stemmer.terms(runs)));
+      return this.adopt(new TextIndex((runs) => this.stemmer.terms(runs), image));
     } catch (error) {
-      this.stateNow = 'stale';
+      this.stateNow = this.index ? 'fragmented' : 'stale';
       throw error;
     }
   }
 
-  /** The ready index as flat arrays (the build process sends it so), null when none is ready. */
+  /** The ready index packed (the build process hands it over so), null when none is ready. */
   image(): TextIndexImage | null {
     return this.index?.image() ?? null;
   }
@@ -141,11 +152,11 @@ export class ResidentTextIndex {
         after = rows[rows.length - 1]!.rowid;
         yield;
       }
-      index.compact();
       index.generation = generation;
+      index.compact();
       return this.adopt(index);
     } catch (error) {
-      this.stateNow = 'stale';
+      this.stateNow = this.index ? 'fragmented' : 'stale';
       throw error;
     }
   }
@@ -154,6 +165,7 @@ export class ResidentTextIndex {
   private tooLarge(): boolean {
     // Rowids count memories ever written, purged ones too: an estimate that errs on the large side.
     if (((this.statements.memories.get() as number | null) ?? 0) <= TEXT_INDEX_ROWS_MAX) return false;
+    this.index = null;
     this.stateNow = 'too large';
     return true;
   }

@@ -1,23 +1,36 @@
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { TextIndexImage } from './textIndex';
+import { readImageFile, type TextIndexImage } from './textIndexImage';
 
 /** The process's script: the bundle next to this one, or the source when run from source (tests). */
 const WORKER_FILE = __filename.endsWith('.ts') ? path.join(__dirname, 'textIndexWorker.ts') : path.join(__dirname, 'text-index-worker.js');
 
-export type TextIndexWorkerMessage = { readonly type: 'built'; readonly image: TextIndexImage } | { readonly type: 'too large' } | { readonly type: 'failed'; readonly message: string };
+export type TextIndexWorkerMessage = { readonly type: 'built' } | { readonly type: 'too large' } | { readonly type: 'failed'; readonly message: string };
 
 /**
  * Builds the text index of the store in `databaseFile` in a process of its own
- * (textIndexWorker.ts) and receives it as flat arrays; null when the store is too large for one.
- * A process, not a thread: a worker thread's heap and allocations stayed in the server's RSS
- * after it ended (+320 MB at 100,000 memories for a 100 MB index).
+ * (textIndexWorker.ts), which writes it to a temporary file this process reads it from
+ * (textIndexImage.ts); null when the store is too large for one. A process, not a thread: a
+ * worker thread's heap and allocations stayed in the server's RSS after it ended (+320 MB at
+ * 100,000 memories for a 100 MB index).
  */
-export function buildTextIndexImage(databaseFile: string): Promise<TextIndexImage | null> {
-  const child = fork(WORKER_FILE, [databaseFile], {
+export async function buildTextIndexImage(databaseFile: string): Promise<TextIndexImage | null> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'engram-text-index-'));
+  try {
+    const imageFile = path.join(folder, 'index');
+    return (await runWorker(databaseFile, imageFile)) ? readImageFile(imageFile) : null;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Resolves to true once the process wrote the image, false when the store is too large for one. */
+function runWorker(databaseFile: string, imageFile: string): Promise<boolean> {
+  const child = fork(WORKER_FILE, [databaseFile, imageFile], {
     // From source (tests) the process needs the TypeScript loader; the bundle runs as it is.
     execArgv: WORKER_FILE.endsWith('.ts') ? ['--import', 'tsx'] : [],
-    serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   let stderr = '';
@@ -30,9 +43,8 @@ export function buildTextIndexImage(databaseFile: string): Promise<TextIndexImag
     let settled = false;
     child.once('message', (message: TextIndexWorkerMessage) => {
       settled = true;
-      if (message.type === 'built') resolve(message.image);
-      else if (message.type === 'too large') resolve(null);
-      else reject(new Error(message.message));
+      if (message.type === 'failed') reject(new Error(message.message));
+      else resolve(message.type === 'built');
     });
     child.once('error', (error) => {
       settled = true;

@@ -3,17 +3,19 @@
  * every memory and tokenizing it makes a heap's worth of short-lived strings, which stayed in
  * the server's RSS (~3× what the index holds) when the server built it, and took ~50 ms slices of
  * its event loop for 15–25 s. Here the build has a process of its own, whose memory goes back
- * to the system when it exits; the index goes to the server as flat arrays (textIndexProcess.ts).
+ * to the system when it exits; the index goes to the server as a file of flat arrays
+ * (textIndexImage.ts), named by the server.
  */
 import { openDatabase } from '../database';
 import { MemoryChangeLog } from '../memoryChangeLog';
 import { ResidentTextIndex } from './residentTextIndex';
+import { writeImageFile } from './textIndexImage';
 import type { TextIndexWorkerMessage } from './textIndexProcess';
 
 const post = (message: TextIndexWorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 
 async function run(): Promise<void> {
-  const databaseFile = process.argv[2]!;
+  const [databaseFile, imageFile] = process.argv.slice(2) as [string, string];
   let message: TextIndexWorkerMessage;
   try {
     const { db } = openDatabase(databaseFile);
@@ -21,7 +23,8 @@ async function run(): Promise<void> {
       const resident = new ResidentTextIndex(db, new MemoryChangeLog(db));
       resident.buildNow();
       const image = resident.image();
-      message = image ? { type: 'built', image } : { type: 'too large' };
+      if (image) writeImageFile(imageFile, image);
+      message = image ? { type: 'built' } : { type: 'too large' };
     } finally {
       db.close();
     }
