@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { seededRandom } from './drawnSecrets';
 import { REPO_ROOT } from './engramProcess';
 
 /**
@@ -79,15 +80,11 @@ const ALPHABETS: Readonly<Record<string, string>> = {
   digits: '0123456789',
 };
 
-function seededRandom(id: string): () => number {
+/** The generator of a case: seeded by its id, so its values are the same in every run. */
+function randomOfCase(id: string): () => number {
   let seed = 0x5eed;
   for (const c of id) seed = Math.imul(seed ^ c.charCodeAt(0), 0x9e3779b1);
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(seed);
 }
 
 /** `{{pem:N}}`: N lines of 64 base64 characters; `{{pemesc:N}}` joins them with a JSON-escaped `\n`. */
@@ -107,7 +104,7 @@ function expand(template: string, random: () => number): string {
  * finding it proves a scan reads what was stored, now that every labeled secret is redacted.
  */
 export function scanControl(): SecretCase {
-  const secret = expand('{{alnum:24}}', seededRandom('scan-control'));
+  const secret = expand('{{alnum:24}}', randomOfCase('scan-control'));
   return { id: 'scan-control', kind: 'control', text: `deploy note: build ${secret} went out on Tuesday`, secret };
 }
 
@@ -118,7 +115,7 @@ export function loadSecretSet(set: SecretSet): SecretCase[] {
     .filter((line) => line.trim())
     .map((line) => {
       const raw = JSON.parse(line) as { id: string; kind: string; text: string; secret?: string };
-      const random = seededRandom(raw.id);
+      const random = randomOfCase(raw.id);
       const secret = raw.secret === undefined ? null : expand(raw.secret, random);
       if (secret !== null && !raw.text.includes('{{secret}}')) throw new Error(`${raw.id}: a secret case needs {{secret}} in its text`);
       const text = expand(raw.text, random).replace('{{secret}}', () => secret ?? '');

@@ -10,30 +10,13 @@ import { openDatabase } from '../../server/src/store/database';
 import { MemoryStore } from '../../server/src/store/memoryStore';
 import { loadSecretSet } from '../support/secretCorpus';
 import { tempDir } from '../support/tempDirs';
+import { ALNUM, BASE32, BASE64, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
  * Secrets are generated at run time from a seeded generator: realistic lengths and alphabets, but
  * no token-shaped literal in the source for GitHub push protection or scanners to flag.
  */
-let seed = 0x5eed;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const HEX = '0123456789abcdef';
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-const BASE64 = `${ALNUM}+/`;
-const URL_SAFE = `${ALNUM}_-`;
-
-function chars(alphabet: string, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)];
-  return out;
-}
+const { chars } = secretDrawer(0x5eed);
 
 function uuid(): string {
   return [8, 4, 4, 4, 12].map((n) => chars(HEX, n)).join('-');

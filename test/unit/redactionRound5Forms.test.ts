@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactSecrets } from '../../server/src/secrets/redact';
+import { ALNUM, assertKeeps, assertRedacts, BASE64, HEX, secretDrawer } from '../support/drawnSecrets';
 
 /*
  * Forms held-out round 5 (detect-secrets' test data) found no rule for, and the look-alikes each
@@ -8,35 +9,9 @@ import { redactSecrets } from '../../server/src/secrets/redact';
  * generator, so no token-shaped literal sits in the source.
  */
 
-let seed = 0x5e15;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const BASE64 = `${ALNUM}+/`;
-const HEX = '0123456789abcdef';
-
-/** A value of `alphabet` with a capital, a small letter and a digit at the end, as a drawn key nearly always has. */
-function drawn(alphabet: string, length: number): string {
-  let out = '';
-  for (let i = 0; i < length - 3; i++) out += alphabet[Math.floor(random() * alphabet.length)];
-  return alphabet === HEX ? `${out}a7e` : `${out}Qz7`;
-}
+const { drawn } = secretDrawer(0x5e15);
 
 const value = 'Zq8vT2mKx91LpWc4';
-
-/** Each line, redacted, is `expected`: the secret's span replaced, the rest as written. */
-function assertRedacts(cases: readonly (readonly [line: string, expected: string])[]): void {
-  for (const [line, expected] of cases) assert.equal(redactSecrets(line).text, expected, line);
-}
-
-function assertKeeps(lines: readonly string[]): void {
-  for (const line of lines) assert.deepEqual(redactSecrets(line), { text: line, redactions: [] }, line);
-}
 
 describe('unquoted passwords of symbols after a key', () => {
   it('redacts one whose brackets close with another kind, to the space, leaving a trailing comma, semicolon or quote', () => {

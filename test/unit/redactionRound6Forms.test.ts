@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactSecrets } from '../../server/src/secrets/redact';
+import { ALNUM, assertKeeps, assertRedacts, BASE64, HEX, secretDrawer, UPPER, URL_SAFE } from '../support/drawnSecrets';
 
 /*
  * Forms held-out round 6 (Nosey Parker's rule examples and fresh cases) found no rule for, and
@@ -8,37 +9,9 @@ import { redactSecrets } from '../../server/src/secrets/redact';
  * values come from a seeded generator, so no token-shaped literal sits in the source.
  */
 
-let seed = 0x5e16;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-const HEX = '0123456789abcdef';
-const BASE64 = `${ALNUM}+/`;
-const URL_SAFE = `${ALNUM}_-`;
-
-/** A value of `alphabet` ending in a capital, a small letter and a digit where it has them, as a drawn key nearly always does. */
-function drawn(alphabet: string, length: number): string {
-  let out = '';
-  for (let i = 0; i < length - 3; i++) out += alphabet[Math.floor(random() * alphabet.length)];
-  return alphabet === HEX ? `${out}a7e` : alphabet === UPPER ? `${out}Q7Z` : `${out}Qz7`;
-}
+const { drawn } = secretDrawer(0x5e16);
 
 const uuid = () => `${drawn(HEX, 8)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 12)}`;
-
-/** Each line, redacted, is `expected`: the secret's span replaced, the rest as written. */
-function assertRedacts(cases: readonly (readonly [line: string, expected: string])[]): void {
-  for (const [line, expected] of cases) assert.equal(redactSecrets(line).text, expected, line);
-}
-
-function assertKeeps(lines: readonly string[]): void {
-  for (const line of lines) assert.deepEqual(redactSecrets(line), { text: line, redactions: [] }, line);
-}
 
 describe('round 6: placeholders and code under a secret key', () => {
   it('keeps what to write there, spelt out: YOUR…, my/your and a secret word, an HTML-escaped <…>', () => {
