@@ -1,7 +1,7 @@
 /**
  * Session context: a memory recorded right before or after a strong text match in the same
  * session (the reply after a question that matched, the change after a prompt that matched)
- * shares part of that match's rank. Measured: docs/recall-quality.md (LoCoMo R@10 0.631 → 0.726).
+ * shares part of that match's rank. What it gains on LoCoMo: docs/recall-quality.md.
  */
 
 /** Share of a match's rank each of its neighbours gets. */

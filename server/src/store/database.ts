@@ -39,8 +39,8 @@ function timestamp(): string {
 /**
  * Page size of databases created from now on (SQLite's default is 4,096). A memory row with its
  * diff is one to a few KB: on 4 KB pages many spill onto overflow pages, and an import of 100,000
- * memories made ~590,000 page reads and writes. On 16 KB pages it took ~1.5 s less (10.7–11.1 →
- * 9.1–9.7 s, alternating runs) with less system time. Existing databases keep theirs.
+ * memories made ~590,000 page reads and writes; on 16 KB pages it takes ~15 % less time and less
+ * system time (docs/performance.md). Existing databases keep theirs.
  */
 const NEW_DATABASE_PAGE_SIZE = 16_384;
 

@@ -101,7 +101,7 @@ function linesOf(bytes: Buffer): (string | null)[] {
  * Lines of UTF-8 text whose only break is \n, decoded one at a time rather than as slices of one
  * decoded run: one character beyond Latin-1 (`−`, `é`…) makes a whole run a two-byte string, and
  * then every line of it, so a line of ASCII stays half the size and parses and scans faster
- * (reading and parsing 100,000 memories: 1.06 → 0.78 s).
+ * (a quarter less time to read and parse an export).
  */
 function linesAtLf(bytes: Buffer): string[] {
   const lines: string[] = [];
