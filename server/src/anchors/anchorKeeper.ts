@@ -33,15 +33,9 @@ export class AnchorKeeper {
   /** A document was opened: find its anchors in the text the editor has. */
   opened(uri: string, project: Project, path: string, text: string): void {
     const anchors = new Map<MemoryId, { span: LineSpan; stale: boolean }>();
-    let changed = false;
-    for (const memory of project.store.anchoredAt(path)) {
-      const relocated = relocateAnchor(memory.anchor!, text);
-      if (this.differs(memory.anchor!, relocated)) {
-        this.store(project, memory, relocated);
-        changed = true;
-      }
-      anchors.set(memory.id, { span: { start: relocated.range.startLine, end: relocated.range.endLine }, stale: relocated.stale });
-    }
+    const changed = this.relocateAll(project, path, text, (id, relocated) => {
+      anchors.set(id, { span: { start: relocated.range.startLine, end: relocated.range.endLine }, stale: relocated.stale });
+    });
     this.open.set(uri, { project, path, anchors });
     if (changed) this.onChanged(project);
   }
@@ -101,6 +95,14 @@ export class AnchorKeeper {
   /** A file changed (or was deleted: `text` null) on disk while not open in the editor. */
   changedOnDisk(project: Project, path: string, text: string | null): void {
     if ([...this.open.values()].some((d) => d.project === project && d.path === path)) return;
+    if (this.relocateAll(project, path, text)) this.onChanged(project);
+  }
+
+  /**
+   * Finds each anchor of a file in `text` (null: the file is gone), stores those that moved or
+   * went stale, and tells `found` where each is; returns whether any was stored.
+   */
+  private relocateAll(project: Project, path: string, text: string | null, found: (id: MemoryId, anchor: Anchor) => void = () => undefined): boolean {
     let changed = false;
     for (const memory of project.store.anchoredAt(path)) {
       const relocated = relocateAnchor(memory.anchor!, text);
@@ -108,8 +110,9 @@ export class AnchorKeeper {
         this.store(project, memory, relocated);
         changed = true;
       }
+      found(memory.id, relocated);
     }
-    if (changed) this.onChanged(project);
+    return changed;
   }
 
   private differs(a: Anchor, b: Anchor): boolean {
