@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
  * assets and one script carrying a nonce made for this load (no remote content, no inline code),
  * asset URLs from `asWebviewUri`, and the root element the script renders into.
  */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: { readonly entry: string; readonly title: string; readonly rootId: string }): string {
+/** `stylesheet`: whether the page has a stylesheet of its own beside the shared one (default: yes). */
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: { readonly entry: string; readonly title: string; readonly rootId: string; readonly stylesheet?: boolean }): string {
   const assets = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
   const nonce = randomBytes(16).toString('base64');
   const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(assets, file)).toString();
@@ -25,7 +26,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   <meta http-equiv="Content-Security-Policy" content="${csp}">
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
   <link rel="stylesheet" href="${asset('webview.css')}">
-  <link rel="stylesheet" href="${asset(`${page.entry}.css`)}">
+  ${page.stylesheet === false ? '' : `<link rel="stylesheet" href="${asset(`${page.entry}.css`)}">`}
   <title>${page.title}</title>
 </head>
 <body>
