@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { MemorySummary, ServerStatusParams } from '../../contracts/protocol';
 import type { TimelinePage, TimelineSearch, TimelineSearchScope } from '../../contracts/viewProtocol';
 import { eventually } from '../support/eventually';
-import { cloneOrigin, dbUri, engramIn, hoverDb, newClone, openDb, seedOrigin, startServer, type Clone } from '../support/demoClones';
+import { cloneOrigin, engramIn, hoverDb, newClone, openDb, pinDbRuleForTeam, seedOrigin, startServer, type Clone } from '../support/demoClones';
 import { resultText, startMcp } from '../support/mcpClient';
 import { startPostgres, SUPERUSER_PASSWORD, type PostgresCluster } from '../support/postgres';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
@@ -23,7 +23,6 @@ describe('team hub on PostgreSQL, two developers', () => {
   const homes = [isolatedEnv(), isolatedEnv()];
   const a = newClone('a', path.join(tempDir('engram-hub-a-'), 'project'), {});
   const b = newClone('b', path.join(tempDir('engram-hub-b-'), 'project'), {});
-  const uri = dbUri;
   const hover = hoverDb;
   const engram = engramIn;
   const exported = async (clone: Clone) => (await engram(clone, ['export'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; title: string; status: string; kind: string });
@@ -74,14 +73,7 @@ describe('team hub on PostgreSQL, two developers', () => {
   });
 
   it("A's shared constraint and decisions reach B's store, B's hover and B's hook context", async () => {
-    rule = (await a.lsp.connection.sendRequest('engram/pinConstraint', {
-      uri: uri(a),
-      range: { start: { line: 4, character: 0 }, end: { line: 13, character: 0 } },
-      rule: RULE,
-      scope: 'code',
-      strength: 'hard',
-      shared: true,
-    })) as MemorySummary;
+    rule = await pinDbRuleForTeam(a, RULE);
     await engram(a, ['remember', '--kind', 'decision', '--shared', 'Decision: connection retries live in the pool, not in callers.']);
     await engram(a, ['remember', '--kind', 'note', 'A private note that stays on A.']);
     const shown = await eventually("the rule on B's hover", async () => {

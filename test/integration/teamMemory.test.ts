@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { MemorySummary } from '../../contracts/protocol';
 import { eventually } from '../support/eventually';
-import { cloneOrigin, dbUri, engramIn, git, hoverDb, newClone, openDb, seedOrigin, startServer, type Clone } from '../support/demoClones';
+import { cloneOrigin, engramIn, git, hoverDb, newClone, openDb, pinDbRuleForTeam, seedOrigin, startServer, type Clone } from '../support/demoClones';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
 const RULE = 'All SQL goes through query() with bound parameters.';
@@ -29,7 +29,6 @@ describe('team memory through the repository, across two clones', () => {
   const origin = path.join(tempDir('engram-team-origin-'), 'origin.git');
   const a = newClone('a', path.join(tempDir('engram-team-a-'), 'project'), isolatedEnv());
   const b = newClone('b', path.join(tempDir('engram-team-b-'), 'project'), isolatedEnv());
-  const uri = dbUri;
   const hover = hoverDb;
   const engram = engramIn;
   const exported = async (clone: Clone) => (await engram(clone, ['export'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; title: string; status: string; meta: Record<string, unknown> });
@@ -57,14 +56,7 @@ describe('team memory through the repository, across two clones', () => {
   });
 
   it("A pins code in src/db.ts for the team: one sorted line per memory, LF, nothing of A's machine", async () => {
-    sharedRule = (await a.lsp.connection.sendRequest('engram/pinConstraint', {
-      uri: uri(a),
-      range: { start: { line: 4, character: 0 }, end: { line: 13, character: 0 } },
-      rule: RULE,
-      scope: 'code',
-      strength: 'hard',
-      shared: true,
-    })) as MemorySummary;
+    sharedRule = await pinDbRuleForTeam(a, RULE);
     const text = readFileSync(teamFile(a), 'utf8');
     assert.ok(!text.includes('\r'), 'LF endings');
     const lines = memoryLines(a);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT, runEngram } from './engramProcess';
 import { startLsp, type LspSession } from './lspClient';
+import type { MemorySummary } from '../../contracts/protocol';
 
 /**
  * Developers sharing one repository, each with a clone of the demo workspace, an ENGRAM_HOME of
@@ -60,6 +61,18 @@ export async function openDb(clone: Clone): Promise<void> {
   const text = readFileSync(path.join(clone.root, 'src', 'db.ts'), 'utf8');
   if (clone.version > 1) await clone.lsp.connection.sendNotification('textDocument/didClose', { textDocument: { uri: dbUri(clone) } });
   await clone.lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: dbUri(clone), languageId: 'typescript', version: ++clone.version, text } });
+}
+
+/** The developer pins lines 5–13 of src/db.ts (the query helper) as a hard rule for the team. */
+export async function pinDbRuleForTeam(clone: Clone, rule: string): Promise<MemorySummary> {
+  return (await clone.lsp.connection.sendRequest('engram/pinConstraint', {
+    uri: dbUri(clone),
+    range: { start: { line: 4, character: 0 }, end: { line: 13, character: 0 } },
+    rule,
+    scope: 'code',
+    strength: 'hard',
+    shared: true,
+  })) as MemorySummary;
 }
 
 export function hoverDb(clone: Clone, line: number): Promise<HoverResult> {
