@@ -25,9 +25,10 @@ export interface ViewMemory extends MemorySummary {
   readonly team?: boolean;
   /**
    * Only on the team hub, not in this clone (a timeline search of the hub found it): read-only
-   * here, its id is its hub key. Absent for every memory of this clone's store.
+   * here, its id is its hub key. Absent for every memory of this clone's store. `context` is the
+   * memory as an agent would be given it, for "Copy as context": there is no local memory to ask for.
    */
-  readonly hub?: { readonly project: string; readonly author: string };
+  readonly hub?: { readonly project: string; readonly author: string; readonly context: string };
 }
 
 /** An agent session in a list: enough for a heading ("Claude Code · Fix the pool · 10:04"). */

@@ -45,6 +45,8 @@ export interface ViewCalls {
   action: { params: MemoryRef & { readonly action: Exclude<MemoryAction, { type: 'copy' }> }; result: MemoryActionResult };
   /** "Copy as context": the text hooks give agents, put on the clipboard. */
   copy: { params: MemoryRef; result: { readonly text: string } };
+  /** "Copy as context" of a memory only on the team hub: its card carries the text (ViewMemory.hub.context). */
+  copyText: { params: { readonly title: string; readonly text: string }; result: { readonly text: string } };
   /** A diff memory in VS Code's diff editor. */
   diff: { params: MemoryRef; result: null };
   open: { params: OpenTarget; result: null };

@@ -154,6 +154,7 @@ describe('team hub on PostgreSQL, two developers', () => {
     assert.ok(billing, JSON.stringify(all.results.map((r) => r.memory.title)));
     assert.match(billing.memory.hub?.project ?? '', /^file:.*engram-hub-billing-.*billing$/, 'only on the hub: marked with its project');
     assert.equal(billing.memory.hub?.author, 'engram_admin');
+    assert.match(billing.memory.hub?.context ?? '', /^- \[decision[^\]]*\] «Decision: connection retries in billing back off exponentially\.»/, 'Copy as context: the line an agent would be given');
     assert.equal(billing.memory.kind, 'decision');
     const acted = (await b.lsp.connection.sendRequest('engram/memoryAction', { projectRoot: b.root, id: billing.memory.id, action: { type: 'pin', pin: 'soft' } })) as { memory: unknown };
     assert.equal(acted.memory, null, "a memory only on the hub is not in B's store: nothing to act on");

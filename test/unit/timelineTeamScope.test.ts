@@ -1,10 +1,10 @@
 // The timeline's team scope in the webview (docs/team.md, "Team search"): when the scope picker
-// shows, and that a memory found only on the team hub is read-only. The end-to-end path (the
+// shows, and that a memory found only on the team hub is read-only but for Copy as context. The end-to-end path (the
 // memory server searching a real hub) is test/integration/teamHub.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ViewMemory } from '../../contracts/viewProtocol';
-import { cardActions } from '../../webview/src/shared/cardActions';
+import { cardActions, copyCall } from '../../webview/src/shared/cardActions';
 import { hubBadge, hubOnlyNote } from '../../webview/src/shared/teamBadge';
 import { noMatchText, resultsHeading, SCOPE_LABELS, showsScopePicker } from '../../webview/src/timeline/searchScope';
 import { type FakeNode, useFakeDocument } from '../support/fakeDom';
@@ -17,7 +17,7 @@ const decision = viewMemoryOf({
   files: ['src/pool.ts'],
   symbols: ['Pool.acquire'],
 });
-const onHubOnly: ViewMemory = { ...decision, id: 't_0123456789ABCDEFGHJK', team: true, hub: { project: 'github.com/org/billing', author: 'dana' } };
+const onHubOnly: ViewMemory = { ...decision, id: 't_0123456789ABCDEFGHJK', team: true, hub: { project: 'github.com/org/billing', author: 'dana', context: '- [decision] Connection retries live in the pool, not in callers (why: …)' } };
 
 describe("the timeline's search scope", () => {
   it('offers no scope picker without a team hub, and all three scopes with one', () => {
@@ -42,9 +42,14 @@ describe("the timeline's search scope", () => {
 describe('a memory found only on the team hub', () => {
   useFakeDocument();
 
-  it('offers no action: pin, edit, share, copy and forget all work on this clone’s store, which does not hold it', () => {
-    assert.deepEqual(cardActions(onHubOnly, true), []);
-    assert.deepEqual(cardActions({ ...onHubOnly, kind: 'diff', files: ['src/pool.ts'] }, false), [], 'not even Open diff');
+  it('offers Copy as context only: pin, edit, share and forget work on this clone’s store, which does not hold it', () => {
+    assert.deepEqual(cardActions(onHubOnly, true), ['copy']);
+    assert.deepEqual(cardActions({ ...onHubOnly, kind: 'diff', files: ['src/pool.ts'] }, false), ['copy'], 'not Open diff');
+  });
+
+  it('copies the text its card carries, where a memory of this clone is asked for by id', () => {
+    assert.deepEqual(copyCall(onHubOnly, '/p'), { method: 'copyText', params: { title: onHubOnly.title, text: onHubOnly.hub!.context } });
+    assert.deepEqual(copyCall(decision, '/p'), { method: 'copy', params: { projectRoot: '/p', id: decision.id } });
   });
 
   it("this clone's own memory keeps every action (the detail pane adds Archive)", () => {
@@ -60,6 +65,6 @@ describe('a memory found only on the team hub', () => {
     assert.equal(badge.getAttribute('title'), 'On the team hub only, not in this clone: github.com/org/billing, by dana');
     const note = hubOnlyNote(onHubOnly.hub!) as unknown as FakeNode;
     assert.equal(note.getAttribute('role'), 'note');
-    assert.match(note.textContent, /^github\.com\/org\/billing · by dana — on the team hub, not in this clone’s memory: read-only here/);
+    assert.match(note.textContent, /^github\.com\/org\/billing · by dana — on the team hub, not in this clone’s memory: read-only here, but for Copy/);
   });
 });

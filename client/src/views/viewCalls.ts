@@ -30,6 +30,7 @@ const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']
     action: cardActionSchema,
   }),
   copy: memoryRef,
+  copyText: z.object({ title: z.string().max(1000), text: z.string().min(1).max(1_000_000) }),
   diff: memoryRef,
   open: z.object({ projectRoot, path: z.string().min(1).max(4096), line: z.number().int().min(0).optional(), symbol: z.string().max(1000).optional() }),
   openTimeline: z.object({ sessionId: z.string().max(200).optional(), tab: tab.optional() }),
@@ -112,10 +113,9 @@ export class ViewCallAnswerer {
       copy: async (params) => {
         const result = await this.client().sendRequest(MemoryActionRequest.type, { ...params, action: { type: 'copy' } });
         if (!result.memory || result.text === undefined) throw new Error('that memory no longer exists');
-        await vscode.env.clipboard.writeText(result.text);
-        vscode.window.setStatusBarMessage(`$(clippy) Engram: copied "${result.memory.title}" as context`, 4000);
-        return { text: result.text };
+        return copied(result.memory.title, result.text);
       },
+      copyText: (params) => copied(params.title, params.text),
       diff: async (params) => {
         await this.diffs.open(params);
         return null;
@@ -167,4 +167,11 @@ export class ViewCallAnswerer {
     const editor = await vscode.window.showTextDocument(document, { viewColumn, preview: true, selection: new vscode.Range(at, at) });
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
+}
+
+/** "Copy as context": the text on the clipboard, and a word in the status bar. */
+async function copied(title: string, text: string): Promise<{ readonly text: string }> {
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(`$(clippy) Engram: copied "${title}" as context`, 4000);
+  return { text };
 }

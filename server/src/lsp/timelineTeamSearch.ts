@@ -6,6 +6,7 @@ import { recallTeam, type TeamRecallResult } from '../hub/teamRecall';
 import type { TeamSearchHit } from '../hub/teamSearch';
 import type { Memory } from '../memory/types';
 import type { Project } from '../project';
+import { itemText } from '../recall/contextItem';
 import type { TimelineSearch } from '../../../contracts/viewProtocol';
 import { viewMemory } from './viewMemory';
 
@@ -35,7 +36,7 @@ function hubExplanation(hit: TeamSearchHit): { reason: string; points: number }[
 /**
  * The timeline's search of the team hub (docs/team.md), through the same team recall as
  * `engram recall --team`. A hit this clone has (the store links its hub key) is shown as the local
- * memory, to act on as usual; any other is the hub's copy, marked `hub` and read-only. `keep` is
+ * memory, to act on as usual; any other is the hub's copy, marked `hub`, read-only but for Copy as context. `keep` is
  * the timeline's filter, applied to what is shown. No hub configured, a project without a remote
  * or a hub that cannot answer: a ResponseError of one line.
  */
@@ -55,7 +56,7 @@ export async function searchTeamForTimeline(project: Project, access: HubSearchA
     const link = hit.project === following ? project.hub.linkByKey(hit.key) : null;
     const local = link ? project.store.get(link.memoryId) : null;
     if (!keep(local ?? hubCopy)) continue;
-    const memory = local ? viewMemory(local) : { ...viewMemory(hubCopy), hub: { project: hit.project, author: hit.author } };
+    const memory = local ? viewMemory(local) : { ...viewMemory(hubCopy), hub: { project: hit.project, author: hit.author, context: itemText(hubCopy) } };
     results.push({ memory, score: hit.score, explanation: hubExplanation(hit) });
     if (results.length === query.limit) break;
   }

@@ -1,6 +1,6 @@
 import type { MemoryAction, ViewMemory } from '../../../contracts/viewProtocol';
 import type { ViewChannel } from './channel';
-import { cardActions, type CardAction } from './cardActions';
+import { cardActions, copyCall, type CardAction, type CopyCall } from './cardActions';
 import { candidateBadge, candidateNotice } from './candidateNotice';
 import { hubBadge, hubOnlyNote, teamBadge } from './teamBadge';
 import { h } from './dom';
@@ -51,6 +51,10 @@ function linkButton(label: string, focusKey: string, onClick: () => void, title?
   const node = h('button', { type: 'button', class: 'link', 'data-focus': focusKey, title }, label);
   node.addEventListener('click', onClick);
   return node;
+}
+
+function copied(channel: ViewChannel<unknown>, copy: CopyCall): Promise<{ readonly text: string }> {
+  return copy.method === 'copy' ? channel.call('copy', copy.params) : channel.call('copyText', copy.params);
 }
 
 function lineRange(start: number, end: number): string {
@@ -216,7 +220,7 @@ function actionButton(action: CardAction, memory: ViewMemory, projectRoot: strin
       return button('Open diff', key('diff'), () => host.channel.call('diff', { projectRoot, id: memory.id }).catch((error: Error) => host.report(`Cannot show the diff: ${error.message}`, 'error')));
     case 'copy':
       return button('Copy as context', key('copy'), () =>
-        host.channel.call('copy', { projectRoot, id: memory.id }).then(
+        copied(host.channel, copyCall(memory, projectRoot)).then(
           () => host.report(`Copied "${memory.title}" as agent context.`, 'info'),
           (error: Error) => host.report(`Could not copy: ${error.message}`, 'error'),
         ),
@@ -231,10 +235,10 @@ function actionButton(action: CardAction, memory: ViewMemory, projectRoot: strin
 }
 
 function actions(memory: ViewMemory, options: CardOptions, host: CardHost): HTMLElement {
-  // Only on the team hub: nothing here acts on it (cardActions.ts); the note says whose it is.
-  if (memory.hub) return hubOnlyNote(memory.hub);
   const items = cardActions(memory, options.detailed === true).map((action) => actionButton(action, memory, options.projectRoot, host));
-  return h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, ...items);
+  const group = h('div', { class: 'actions', role: 'group', 'aria-label': 'Actions' }, ...items);
+  // Only on the team hub: it can be copied, nothing else (cardActions.ts); the note says whose it is.
+  return memory.hub ? h('div', { class: 'hub-actions' }, hubOnlyNote(memory.hub), group) : group;
 }
 
 /** One memory: kind, title, why, where it applies, age and origin, and what the user can do with it. */

@@ -13,12 +13,12 @@ export function hubBadge(hub: HubOrigin): HTMLElement {
   return h('span', { class: 'badge hub', title: `On the team hub only, not in this clone: ${hub.project}, by ${hub.author}` }, 'team hub');
 }
 
-/** Where a card's actions would be: whose it is, and why nothing can be done to it from here. */
+/** Above a card's actions: whose it is, and why nothing but Copy can be done to it from here. */
 export function hubOnlyNote(hub: HubOrigin): HTMLElement {
   return h(
     'p',
     { class: 'hub-note', role: 'note' },
     h('span', { class: 'hub-origin' }, `${hub.project} · by ${hub.author}`),
-    ' — on the team hub, not in this clone’s memory: read-only here (its owner’s clone pins, edits or forgets it).',
+    ' — on the team hub, not in this clone’s memory: read-only here, but for Copy (its owner’s clone pins, edits or forgets it).',
   );
 }
