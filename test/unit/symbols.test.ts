@@ -5,6 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import type { Tree } from 'web-tree-sitter';
 import { changedDeclarations, declarations, fileDeclarations, languageForPath, symbolsForRanges, type Declaration, type LanguageId, type LineRange } from '../../server/src/symbols';
+import { declarationsInTree } from '../../server/src/symbols/declarations';
+import { parserFor, treeSitterBudgetMs } from '../../server/src/symbols/parser';
 import { ParsedFiles } from '../../server/src/symbols/parsedFiles';
 import { editBetween } from '../../server/src/symbols/textEdit';
 
@@ -251,6 +253,32 @@ describe('declarations', () => {
     for (const language of ['typescript', 'python', 'cpp', 'rust'] as const) {
       const parsed = await declarations(garbage, language);
       assert.equal(parsed.hasErrors, true);
+    }
+  });
+
+  it('stops tree-sitter past its budget: garbage that once parsed for minutes, then a query over a tree too large for it', async () => {
+    // Seed 87's 64 KB sends TypeScript's error recovery on for minutes, and the query over the
+    // tree it leaves until the wasm memory runs out (found by trying seeds; capture refuses such text).
+    const random = seededRandom(87);
+    const garbage = Array.from({ length: 64 * 1024 }, () => String.fromCharCode(Math.floor(random() * 256))).join('');
+    const started = performance.now();
+    assert.deepEqual(await declarations(garbage, 'typescript'), { declarations: [], hasErrors: true });
+    const took = performance.now() - started;
+    assert.ok(took < 5 * treeSitterBudgetMs(garbage.length), `stopped at its budget (${treeSitterBudgetMs(garbage.length)} ms), took ${took.toFixed(0)} ms`);
+    // The cancelled parse is not resumed by the next one.
+    const next = await declarations('export class After {\n  run(): void {}\n}\n', 'typescript');
+    assert.deepEqual(next.declarations.map((d) => d.name), ['After', 'After.run']);
+
+    const block = 'export class Big {\n  run(x: number): number {\n    return x * 2;\n  }\n}\n\n';
+    const text = block.repeat(Math.ceil((1024 * 1024) / block.length));
+    const tree = (await parserFor('typescript')).parse(text)!;
+    try {
+      assert.deepEqual(await declarationsInTree(tree, 'typescript', undefined, 1), { declarations: [], hasErrors: true }, 'a 1 MB tree cannot be queried in 1 ms');
+      const whole = await declarationsInTree(tree, 'typescript');
+      assert.equal(whole.hasErrors, false);
+      assert.equal(whole.declarations.length, (text.match(/class Big/g) ?? []).length * 2, 'the default budget takes in 1 MB of code, the most capture reads');
+    } finally {
+      tree.delete();
     }
   });
 

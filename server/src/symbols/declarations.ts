@@ -3,7 +3,7 @@ import { firstNodeOf, lastNodeOf } from './declarationExtent';
 import { DECLARATION_QUERY } from './declarationQueries';
 import { baseTypeName, cleanName, declaredFunctionName } from './declarationNames';
 import type { LanguageId } from './languages';
-import { grammarFor, parserFor } from './parser';
+import { grammarFor, parseWithinBudget, parserFor, treeSitterBudgetMs } from './parser';
 import { queryRangesFor } from './queryRanges';
 import type { LineRange } from './symbolsForRanges';
 import { webTreeSitter } from './webTreeSitter';
@@ -71,7 +71,7 @@ function declarationQuery(language: LanguageId, grammar: Language): DeclarationQ
 /** The declarations in a source text with their qualified names and line ranges, in source order. */
 export async function declarations(text: string, language: LanguageId): Promise<ParsedDeclarations> {
   const parser = await parserFor(language);
-  const tree = parser.parse(text);
+  const tree = parseWithinBudget(parser, text);
   if (!tree) return { declarations: [], hasErrors: true };
   try {
     return await declarationsInTree(tree, language);
@@ -85,11 +85,19 @@ export async function declarations(text: string, language: LanguageId): Promise<
  * The declarations of a parsed tree. Given `lines`, only those a query over those lines finds:
  * every declaration overlapping them and every declaration enclosing those, so the ones
  * overlapping them have the same qualified names and nesting as in a whole-tree query.
+ * A query that outruns `budgetMs` is stopped and finds nothing (a tree that slow is not code a
+ * symbol name would help with); the result says the tree had errors.
  */
-export async function declarationsInTree(tree: Tree, language: LanguageId, lines?: readonly LineRange[]): Promise<ParsedDeclarations> {
+export async function declarationsInTree(tree: Tree, language: LanguageId, lines?: readonly LineRange[], budgetMs = treeSitterBudgetMs(tree.rootNode.endIndex)): Promise<ParsedDeclarations> {
   const query = declarationQuery(language, await grammarFor(language));
   const root = tree.rootNode;
-  const matches = lines ? queryRangesFor(root, lines).flatMap((range) => query.matches(root, range)) : query.matches(root);
+  const deadline = performance.now() + budgetMs;
+  let stopped = false;
+  // tree-sitter calls this as the query advances; returning true cancels it.
+  const progressCallback = (): boolean => (stopped ||= performance.now() > deadline);
+  const ranges = lines ? queryRangesFor(root, lines) : [{}];
+  const matches = ranges.flatMap((range) => (stopped ? [] : query.matches(root, { ...range, progressCallback })));
+  if (stopped) return { declarations: [], hasErrors: true };
   return { declarations: qualify(foundDeclarations(matches)), hasErrors: root.hasError };
 }
 

@@ -1,7 +1,7 @@
 import type { Parser as LanguageParser, Tree } from 'web-tree-sitter';
 import { declarationsInTree, type Declaration, type ParsedDeclarations } from './declarations';
 import type { LanguageId } from './languages';
-import { parserFor } from './parser';
+import { parseWithinBudget, parserFor } from './parser';
 import { ParsedFiles } from './parsedFiles';
 import { MAX_REGION_SHARE, regionDeclarations } from './regionDeclarations';
 import { FileOutlines, nextOutline, outlineOf, outlinesApply } from './fileOutlines';
@@ -34,6 +34,9 @@ export interface ChangedDeclarationsOptions {
   /** The largest share of a text parsed as regions (`MAX_REGION_SHARE`); tests raise it for small files. */
   readonly maxRegionShare?: number;
 }
+
+/** A change tree-sitter could not parse within its budget: nothing known of either side. */
+const UNPARSED: ChangedDeclarations = { before: [], after: [], beforeHasErrors: true, afterHasErrors: true, regionsOnly: false };
 
 /** Trees of recently changed files; a save parses only what changed since the last one. */
 const parsedFiles = new ParsedFiles();
@@ -75,7 +78,8 @@ export async function changedDeclarations(
   // change parses only the chunks it touches (a session editing such a file edits it again).
   const outline = !options.wholeFile && cold && outlinesApply(language);
   const oldTree = treeOf(parser, path, language, before);
-  let newTree: Tree;
+  if (!oldTree) return UNPARSED;
+  let newTree: Tree | null;
   let old: ParsedDeclarations;
   try {
     old = await declarationsInTree(oldTree, language, oldQuery);
@@ -83,6 +87,7 @@ export async function changedDeclarations(
   } finally {
     oldTree.delete();
   }
+  if (!newTree) return { ...UNPARSED, before: old.declarations, beforeHasErrors: old.hasErrors };
   // Kept only once read: a tree in the cache may be taken (and deleted) by the next caller at any await.
   let updated: ParsedDeclarations;
   try {
@@ -134,6 +139,7 @@ async function changedInRegions(
 /** All declarations of a file's text, as `declarations` finds them; the tree is kept for the file's next change. */
 export async function fileDeclarations(path: string, language: LanguageId, text: string): Promise<ParsedDeclarations> {
   const tree = treeOf(await parserFor(language), path, language, text);
+  if (!tree) return { declarations: [], hasErrors: true };
   try {
     return await declarationsInTree(tree, language);
   } finally {
@@ -147,28 +153,25 @@ export function forgetFile(path: string): void {
   outlines.forget(path);
 }
 
-/** A tree of `text`, from the file's last tree when there is one. The caller owns it. */
-function treeOf(parser: LanguageParser, path: string, language: LanguageId, text: string): Tree {
+/**
+ * A tree of `text`, from the file's last tree when there is one; null when tree-sitter ran past
+ * its budget (parser.ts). The caller owns it.
+ */
+function treeOf(parser: LanguageParser, path: string, language: LanguageId, text: string): Tree | null {
   const last = parsedFiles.take(path);
-  if (!last) return parse(parser, text);
+  if (!last) return parseWithinBudget(parser, text);
   try {
     // A tree of other text still helps: edited to this text, it is reused where nothing changed.
-    return last.language === language ? reparsed(parser, last.tree, last.text, text) : parse(parser, text);
+    return last.language === language ? reparsed(parser, last.tree, last.text, text) : parseWithinBudget(parser, text);
   } finally {
     last.tree.delete();
   }
 }
 
-/** A tree of `after` from a tree of `before`, which is edited to match and stays the caller's. */
-function reparsed(parser: LanguageParser, tree: Tree, before: string, after: string): Tree {
+/** A tree of `after` from a tree of `before`, which is edited to match and stays the caller's; null past the budget. */
+function reparsed(parser: LanguageParser, tree: Tree, before: string, after: string): Tree | null {
   const edit = editBetween(before, after);
   if (!edit) return tree.copy();
   tree.edit(edit);
-  return parse(parser, after, tree);
-}
-
-function parse(parser: LanguageParser, text: string, oldTree?: Tree): Tree {
-  const tree = parser.parse(text, oldTree);
-  if (!tree) throw new Error('tree-sitter gave no tree');
-  return tree;
+  return parseWithinBudget(parser, after, tree);
 }

@@ -2,6 +2,7 @@ import type { Node, Parser as LanguageParser, Tree } from 'web-tree-sitter';
 import { declarationsInTree, type Declaration } from './declarations';
 import type { LanguageId } from './languages';
 import { balancedAt } from './lexicalBalance';
+import { parseWithinBudget } from './parser';
 import type { LineRange } from './symbolsForRanges';
 import { editBetween } from './textEdit';
 import { lineStarts } from './topLevelRegions';
@@ -58,7 +59,7 @@ export async function nextOutline(parser: LanguageParser, outline: FileOutline, 
   if (endIndex - startIndex > after.length * maxShare) return null;
   if (!balancedAt(after, outline.language, [startIndex, endIndex])) return null;
   const endPosition = next === undefined ? { row: newRows.endLine, column: after.length - starts[newRows.endLine]! } : { row: newRows.endLine + 1, column: 0 };
-  const tree = parser.parse(after, null, { includedRanges: [{ startIndex, endIndex, startPosition: { row: newRows.startLine, column: 0 }, endPosition }] });
+  const tree = parseWithinBudget(parser, after, null, { includedRanges: [{ startIndex, endIndex, startPosition: { row: newRows.startLine, column: 0 }, endPosition }] });
   if (!tree) return null;
   try {
     if (tree.rootNode.hasError) return null;

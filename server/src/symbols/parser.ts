@@ -1,4 +1,4 @@
-import type { Language as LoadedLanguage, Parser as LanguageParser } from 'web-tree-sitter';
+import type { Language as LoadedLanguage, Parser as LanguageParser, ParseOptions, Tree } from 'web-tree-sitter';
 import { grammarWasmPath, runtimeWasmPath } from './grammarFiles';
 import { GRAMMAR_FILE, type LanguageId } from './languages';
 import { webTreeSitter } from './webTreeSitter';
@@ -40,4 +40,26 @@ export async function parserFor(language: LanguageId): Promise<LanguageParser> {
     parsers.set(language, parser);
   }
   return parser;
+}
+
+/**
+ * How long tree-sitter may work on a text of `length` characters, to parse it or to query its
+ * tree: real code parses at about 3 MB a second and queries faster, while binary garbage (64 KB
+ * once) can send error recovery, and a query over what it left, on for minutes.
+ */
+export function treeSitterBudgetMs(length: number): number {
+  return 1000 + length / 1000;
+}
+
+/** `parser.parse` stopped past its budget: null then, as for no tree at all. The caller owns the tree. */
+export function parseWithinBudget(parser: LanguageParser, text: string, oldTree: Tree | null = null, options: Omit<ParseOptions, 'progressCallback'> = {}): Tree | null {
+  const deadline = performance.now() + treeSitterBudgetMs(text.length);
+  let stopped = false;
+  // tree-sitter calls this as the parse advances; returning true cancels it.
+  const tree = parser.parse(text, oldTree, { ...options, progressCallback: () => (stopped ||= performance.now() > deadline) });
+  if (!stopped) return tree;
+  tree?.delete();
+  // A cancelled parse resumes on the parser's next call unless it is reset.
+  parser.reset();
+  return null;
 }

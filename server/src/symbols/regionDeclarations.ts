@@ -2,6 +2,7 @@ import type { Parser as LanguageParser, Range } from 'web-tree-sitter';
 import { declarationsInTree, type ParsedDeclarations } from './declarations';
 import type { LanguageId } from './languages';
 import { balancedAt } from './lexicalBalance';
+import { parseWithinBudget } from './parser';
 import type { LineRange } from './symbolsForRanges';
 import { lineStarts, topLevelRegions } from './topLevelRegions';
 
@@ -42,7 +43,7 @@ export async function regionDeclarations(
   const covered = ranges.reduce((sum, range) => sum + range.endIndex - range.startIndex, 0);
   if (covered > text.length * (options.maxShare ?? MAX_REGION_SHARE)) return null;
   if (!balancedAt(text, language, ranges.flatMap((range) => [range.startIndex, range.endIndex]))) return null;
-  const tree = parser.parse(text, null, { includedRanges: ranges });
+  const tree = parseWithinBudget(parser, text, null, { includedRanges: ranges });
   if (!tree) return null;
   try {
     if (tree.rootNode.hasError) return null;
