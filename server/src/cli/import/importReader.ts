@@ -70,8 +70,9 @@ export async function* readImportBatches(fd: number, options: ImportReaderOption
         yield unpackBatch(message.batch);
         continue;
       }
-      if (failure) throw failure;
-      if (exited) throw new Error('the reader thread stopped before the end of the file');
+      // Not on 'error' itself: messages the thread sent before it failed may still be on their
+      // way; Node delivers them all before 'exit'.
+      if (exited) throw failure ?? new Error('the reader thread stopped before the end of the file');
       await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }
