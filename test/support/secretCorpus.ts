@@ -19,7 +19,7 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6';
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7';
 
 /**
  * First runs of the held-out rounds, before anything was tuned on them (README): the secrets
@@ -58,6 +58,16 @@ export const FIRST_RUNS = {
       't005', 't006', 't007', 't009', 't010', 't011', 't012', 't013', 't014', 't015', 't033', 't049', 't051', 't052', 't053', 't059',
     ],
   },
+  'heldout-7': {
+    stored: [
+      'c002', 'c009', 'c024', 'c035', 'c036', 'c037', 'c038', 'c040', 'c050', 'c051', 'c061', 'c062', 'c080', 'c083', 'c084', 'c094', 'c096', 'c104', 'c112', 'c123',
+      'c128', 'c131', 'c132', 'c146', 'c152', 'c153', 'c154', 'c155', 'c156', 'c157', 'c167', 'c177', 'c180', 'c183', 'c192', 'c193', 'c194', 'c195', 'c196', 'c197',
+      'c199', 'c204', 'c207', 'c209', 'c211',
+    ],
+    lookAlikesRedacted: [
+      'u007', 'u010', 'u023', 'u024', 'u026', 'u027', 'u028', 'u032', 'u033', 'u055', 'u062', 'u064', 'u086',
+    ],
+  },
 } as const;
 
 /**
@@ -67,6 +77,8 @@ export const FIRST_RUNS = {
 export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'y006', 'y080',
   's023', 's088', 's146', 's158', 's161', 's162',
+  'c009', 'c024', 'c036', 'c061', 'c062', 'c080', 'c084', 'c153', 'c154', 'c155', 'c156',
+  'c157', 'c167', 'c177', 'c204', 'c207', 'c209', 'c211', 'u023', 'u032', 'u086',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

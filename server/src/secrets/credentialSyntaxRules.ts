@@ -148,7 +148,8 @@ function sqlWord(word: string): string {
 export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   {
     id: 'url-password',
-    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'`<>]{0,256}:([^\s/?#"'`<>]{1,256})@/dg,
+    // The password may hold a `#` (a browser would read a fragment there; clients and shells do not).
+    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'`<>]{0,256}:([^\s/?"'`<>]{1,256})@/dg,
     gate: { keywords: ['://'] },
     // A token redacted as a URL's user (`https://[REDACTED:github-pat]@…`) is no user and password: redacting twice changes nothing.
     accept: (secret, text, { start }) => acceptNonPlaceholder(secret) && !text.endsWith('[REDACTED:', start),
@@ -196,12 +197,12 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   },
   { id: 'kubernetes-secret', find: findKubernetesSecretData, gate: { keywords: ['secret'] } },
   { id: 'credential-pair', find: findCredentialPairs, gate: { keywords: ['login', 'cred'] } },
-  // `CREATE USER … IDENTIFIED BY '…'`, `ALTER ROLE … WITH PASSWORD '…'`.
+  // `CREATE USER … IDENTIFIED BY '…'` (Oracle's `"…"` too), `ALTER ROLE … WITH PASSWORD '…'`, SQL Server's `CREATE LOGIN … WITH PASSWORD = N'…'`.
   {
     id: 'sql-password',
     pattern: new RegExp(
       `(?:${sqlWord('identified')}(?:\\s{1,4}${sqlWord('with')}\\s{1,4}\\w{1,40})?\\s{1,4}${sqlWord('by')}` +
-        `|${sqlWord('with')}\\s{1,4}(?:${sqlWord('encrypted')}\\s{1,4})?${sqlWord('password')})\\s{1,4}'([^'\\r\\n]{1,1000})'`,
+        `|${sqlWord('with')}\\s{1,4}(?:${sqlWord('encrypted')}\\s{1,4})?${sqlWord('password')}(?:\\s{0,4}=)?)\\s{1,4}N?(?:'([^'\\r\\n]{1,1000})'|"([^"\\r\\n]{1,1000})")`,
       'dg',
     ),
     gate: { keywords: ['entified', 'pass'] },

@@ -15,7 +15,7 @@ import { isPlaceholderValue, looksGenerated } from './secretValues';
  * verb before the value, since with a bare `:` they are code the keyed rules read.
  */
 const PROSE =
-  /(?:(api key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
 /**
  * A password quoted after `is` or `was`: `the password is 'Secret123'`, `the password for user
@@ -24,13 +24,32 @@ const PROSE =
 const QUOTED_PASSWORD =
   /(?:password|passwd|passphrase|pwd|pw)(?<![\w-](?:password|passwd|passphrase|pwd|pw))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?[ \t]{1,2}(?:is|was)(?:[ \t]now)?:?[ \t]{1,4}(["'])([^"'\s]{4,64})\1(?!\w)/dgi;
 
+/**
+ * The same told in other languages: a password's or an API key's word, a few words, then what
+ * says "is" (`lautet`, `est`, `es`, `は`, `是`, a colon of either width), then the value, which
+ * must read as chosen or drawn (chosenOrDrawn): `Das Passwort … lautet Stag1ng-Berl!n`.
+ */
+const FOREIGN_WORDS = ['passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode'];
+const FOREIGN_PROSE = new RegExp(
+  `(?:${FOREIGN_WORDS.join('|')})[^\\r\\n.。!?]{0,60}?(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|er|jest|är|on|is)(?=[ \\t])|は|是|为|為)[ \\t]{0,4}([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`,
+  'dgiu',
+);
+const FOREIGN_KEYWORDS = FOREIGN_WORDS.map((word) => word.split(' ')[0]!);
+
+/** A value that reads as a password someone chose (three of: small letters, capitals, digits, symbols) or as drawn. */
+function chosenOrDrawn(value: string): boolean {
+  if (value.includes('/') || isPlaceholderValue(value)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
+  return (value.length >= 8 && classes >= 3) || looksGenerated(value);
+}
+
 /** Words joined by `_`, `-` or `.` with numbers (`v2_migration_2024`, `release-1.4`): written, not drawn. */
 const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/;
 /** A word as written in code or prose: lower, camel, Pascal or upper case. */
 const WORD_SHAPE = /^(?:[a-z]+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)$/;
 const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 
-export const PROSE_KEYWORDS = ['api key', 'pw', 'cred', 'login', 'pass', 'token', 'secret'];
+export const PROSE_KEYWORDS = ['api key', ' key', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 
 export function findProseSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
@@ -48,6 +67,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
       if (secret.length < 6 || secret.includes('/') || WORD_SHAPE.test(secret) || isPlaceholderValue(secret)) continue;
     } else if (value.includes('/') || WRITTEN.test(value) || !looksGenerated(value)) continue;
     found.push({ start, end: start + secret.length });
+  }
+  FOREIGN_PROSE.lastIndex = 0;
+  for (let match = FOREIGN_PROSE.exec(text); match; match = FOREIGN_PROSE.exec(text)) {
+    const value = match[1]!.replace(/[.,?:]+$/, '');
+    const start = match.indices![1]![0];
+    if (chosenOrDrawn(value)) found.push({ start, end: start + value.length });
   }
   QUOTED_PASSWORD.lastIndex = 0;
   for (let match = QUOTED_PASSWORD.exec(text); match; match = QUOTED_PASSWORD.exec(text)) {

@@ -3,7 +3,8 @@ import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
-import { findPrivateKeyBlocks } from './privateKeyBlocks';
+import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
+import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
 import { findProseSecrets, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN, TOKEN_RULES } from './tokenRules';
@@ -64,6 +65,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: 'gcp-service-account-key',
     pattern: /"private_key"\s{0,4}:\s{0,4}"(-----BEGIN[^"]{0,10000})"/dg,
     gate: { keywords: ['"private_key"'] },
+    accept: (secret) => !holdsPlaceholder(secret.replace(/^-----BEGIN [^-]{1,60}-----/, '')),
   },
   { id: 'private-key', find: findPrivateKeyBlocks, gate: { keywords: ['private key'] } },
   ...TOKEN_RULES,
@@ -74,6 +76,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
+  { id: 'printed-secret', find: findPrintedSecrets, gate: { keywords: PRINTED_SECRET_KEYWORDS } },
   // Last: a value found by a rule above is named by it.
   { id: 'high-entropy-string', find: findBareTokens, gate: { characters: BARE_TOKEN_CHARACTERS } },
 ];

@@ -1,4 +1,5 @@
 import { KEYWORD } from './secretPatterns';
+import { holdsPlaceholder } from './privateKeyBlocks';
 import type { SecretSpan } from './secretRules';
 import { TOKEN_PREFIX } from './truncatedTokens';
 
@@ -114,6 +115,9 @@ export function isPlaceholderValue(value: string): boolean {
   return (
     v.length === 0 ||
     /^(?:\$|%|\{\{|<.*>$|\[)/.test(v) ||
+    // A template's field (`{password}`, `{PASS}`), and what to put there (`REPLACE_WITH_PASSWORD`).
+    /^\{(?:[a-z_]{1,60}|[A-Z_]{1,60}|[a-z]+(?:[A-Z][a-z]+){1,6})\}$/.test(v) ||
+    /^(?:replace|insert|enter|put|paste)[_-]?(?:with|your|here|me)/i.test(v) ||
     // `<user:password>` read from its `:`, `…]`, a value cut short (`ops_eyJzaWdu...`), AWS's `…EXAMPLE` keys.
     /(?:[>\]]|\.\.\.?|\[redacted\]|EXAMPLE(?:KEY)?)$/i.test(v.slice(-10)) ||
     v.includes('####') ||
@@ -183,6 +187,9 @@ export function namesASecret(value: string): boolean {
     /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
     /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
     /^arn:[a-z-]+:/.test(value) ||
+    // A Kubernetes Secret's or a key's name: `postgres-password`, `ro_password`, `db-credentials`.
+    /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:password|passwd|secret|credentials|creds|token|key)s?$/.test(value) ||
+    /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:credentials|creds|secrets?)(?:-[a-z0-9]+)*$/.test(value) ||
     /^[a-z][a-z0-9+.-]*:\/\/[^\s@]*$/.test(value) ||
     SCHEME_WORDS.test(value)
   );
@@ -233,13 +240,19 @@ function isHandFilledToken(value: string): boolean {
   return prefix !== null && prefix.index === 0 && !isHighEntropy(value.slice(prefix[0].length, prefix[0].length + 1000));
 }
 
+/** RevenueCat's public SDK keys (`appl_…`, `goog_…`, `amzn_…`): shipped in apps, like Stripe's `pk_`. */
+const PUBLIC_SDK_KEY = /^(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}$/;
+
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {
   if (key && namesMetadata(key)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
-  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret)) return false;
+  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret)) return false;
+  if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret.replace(/^-----BEGIN [^-]{1,60}-----/, ''))) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
   if (quoted && joinsLiterals(secret, text, end)) return false;
+  // psql's variable, spliced in quoted: `WITH PASSWORD :'ro_password'`.
+  if (/\s:['"]$/.test(text.slice(start - 3, start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;
   // A value named for a secret (`smtp_password`) is a placeholder there too.
   return quoted || !isCodeReference(secret, text[end]) || (holdsData(text, start) && !isSensitiveKeyName(secret));
 }

@@ -22,6 +22,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
     id: 'aws-secret-access-key',
     pattern: new RegExp(`${anyCasePrefix('aws')}[\\w.-]{0,20}${anyCasePrefix('secret')}${ASSIGNED_TO}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])`, 'dg'),
     gate: { keywords: ['aws'] },
+    // AWS's documentation example, `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`.
+    accept: (secret) => !secret.endsWith('EXAMPLEKEY'),
   },
   { id: 'gcp-api-key', pattern: token('AIza[A-Za-z0-9_-]{35}'), gate: { tokenRun: 39 } },
   { id: 'gcp-oauth-client-secret', pattern: token('GOCSPX-[A-Za-z0-9_-]{28}'), gate: { tokenRun: 35 } },
@@ -35,6 +37,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   { id: 'github-pat', pattern: token('ghp_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
   { id: 'github-oauth', pattern: token('gho_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
   { id: 'github-app-token', pattern: token('(?:ghu|ghs)_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
+  // An installation token of a GitHub App as some SDKs print it: `ghs_`, the installation's id, then a JWT.
+  { id: 'github-app-token', pattern: token('ghs_[0-9]{1,12}_eyJ[A-Za-z0-9_.-]{30,4000}', 'A-Za-z0-9_.-'), gate: { keywords: ['ghs_'] } },
   { id: 'github-refresh-token', pattern: token('ghr_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
   { id: 'github-fine-grained-pat', pattern: token('github_pat_[A-Za-z0-9_]{82,255}'), gate: { tokenRun: 93 } },
   { id: 'gitlab-pat', pattern: token('glpat-[A-Za-z0-9_-]{20,255}'), gate: { tokenRun: 26 } },
@@ -67,6 +71,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   { id: 'twilio-api-key', pattern: token('SK[0-9a-fA-F]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
   { id: 'twilio-account-sid', pattern: token('AC[0-9a-f]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
   { id: 'sendgrid-api-token', pattern: token('SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}'), gate: { keywords: ['sg.'] } },
+  // Its exact lengths (22 and 43) tell it even glued to the words around it (`…somSG.…where`).
+  { id: 'sendgrid-api-token', pattern: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/dg, gate: { keywords: ['sg.'] } },
   // `key-` and 32 hex digits, or three runs of hex digits joined by dashes: 36 at least.
   { id: 'mailgun-api-key', pattern: token('(?:pub)?key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}'), gate: { tokenRun: 36 } },
   { id: 'npm-access-token', pattern: token('npm_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
@@ -79,7 +85,7 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   },
   { id: 'huggingface-access-token', pattern: token('hf_[A-Za-z0-9]{30,40}'), gate: { tokenRun: 33 } },
   { id: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), gate: { tokenRun: 71 } },
-  { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}'), gate: { tokenRun: 38 } },
+  { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,40}'), gate: { tokenRun: 38 } },
   // Service, batch and recovery tokens of HashiCorp Vault 1.10+ (`hvs.` and ~90 characters).
   { id: 'vault-token', pattern: token('hv[sbr]\\.[A-Za-z0-9_-]{24,300}', 'A-Za-z0-9_.-'), gate: { tokenRun: 24 } },
   // A letter and at least 23 more before the first dot.
@@ -214,7 +220,7 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['artifactory-token', 'AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59}'],
   ['alibaba-access-key-id', 'LTAI[A-Za-z0-9]{20}'],
   ['openshift-user-token', 'sha256~[A-Za-z0-9_-]{43}'],
-  ['onepassword-token', 'ops_eyJ[A-Za-z0-9+/]{250,2000}={0,3}'],
+  ['onepassword-token', 'ops_eyJ[A-Za-z0-9+/_-]{250,2000}={0,3}'],
   ['clojars-api-token', 'CLOJARS_[a-z0-9]{60}'],
   ['adobe-client-secret', 'p8e-[A-Za-z0-9]{32}'],
   ['scalingo-api-token', 'tk-us-[A-Za-z0-9_-]{48}'],
@@ -222,6 +228,12 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   // 1Password's account secret key; a DER private key in base64 without its PEM lines (gitleaks' `private-key-non-pem-format`).
   ['onepassword-secret-key', 'A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}'],
   ['private-key', 'MII[BCEJ][A-Za-z0-9+/]{60,8000}={0,2}'],
+  ['tailscale-key', 'tskey-(?:api|auth|client|future|scim|webhook)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,80}'],
+  ['vercel-token', 'vc[pirak]_[A-Za-z0-9]{24,80}'],
+  ['posthog-personal-api-key', 'phx_[A-Za-z0-9]{40,50}'],
+  ['buildkite-token', 'bkua_[a-f0-9]{40}'],
+  ['elevenlabs-api-key', 'sk_[a-f0-9]{48}'],
+  ['langsmith-api-key', 'lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'],
   ['harness-api-key', '(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'],
 ];
 

@@ -1,0 +1,46 @@
+import type { FoundSecret } from './secretRules';
+import { isPlaceholderValue } from './secretValues';
+
+/**
+ * Secrets a command printed, as a transcript's tool output or a pasted terminal shows them: the
+ * command reads a secret store and prints the value alone (`op read …`, `kubectl get secret … |
+ * base64 -d`, `vault kv get -field=…`, `gcloud auth print-access-token`), so the line after it is
+ * the secret, whatever its shape. And a notebook's echo of a secret-named variable
+ * (`os.environ["WANDB_API_KEY"]` then `Out[3]: '…'`).
+ */
+
+const PRINTS_SECRET = [
+  'op read ',
+  'op item get [^\\r\\n]*--fields',
+  'kubectl get secrets? [^\\r\\n]*(?:base64 (?:-d|--decode)|jsonpath)',
+  'vault (?:kv get|read) [^\\r\\n]*-field[= ]',
+  'gcloud auth (?:application-default )?print-(?:access|identity)-token',
+  'gcloud secrets versions access',
+  'aws secretsmanager get-secret-value [^\\r\\n]*--output text',
+  'aws ssm get-parameters? [^\\r\\n]*--with-decryption[^\\r\\n]*--output text',
+  'security find-(?:generic|internet)-password [^\\r\\n]*-w',
+  'gh auth token',
+  'heroku auth:token',
+  'az account get-access-token [^\\r\\n]*(?:tsv|accessToken)',
+  'doppler secrets get [^\\r\\n]*--plain',
+  'pass show ',
+];
+
+/** The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`), its output's first line a single word. */
+const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
+
+const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
+
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out['];
+
+export function findPrintedSecrets(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2]] as const) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      const [start, end] = match.indices![group]!;
+      if (!isPlaceholderValue(match[group]!)) found.push({ start, end });
+    }
+  }
+  return found;
+}
