@@ -34,7 +34,8 @@ const FOREIGN_PROSE = new RegExp(
   `(?:${FOREIGN_WORDS.join('|')})[^\\r\\n.。!?]{0,60}?(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|er|jest|är|on|is)(?=[ \\t])|は|是|为|為)[ \\t]{0,4}([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`,
   'dgiu',
 );
-const FOREIGN_KEYWORDS = FOREIGN_WORDS.map((word) => word.split(' ')[0]!);
+// Whole words: a gate of `mot` would open on every `remote`.
+const FOREIGN_KEYWORDS = FOREIGN_WORDS.map((word) => (word.startsWith('clé') ? 'clé' : word));
 
 /** A value that reads as a password someone chose (three of: small letters, capitals, digits, symbols) or as drawn. */
 function chosenOrDrawn(value: string): boolean {
@@ -49,7 +50,7 @@ const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/
 const WORD_SHAPE = /^(?:[a-z]+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)$/;
 const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 
-export const PROSE_KEYWORDS = ['api key', ' key', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+export const PROSE_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 
 export function findProseSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = 'b594c3646a511ee7';
+export const REDACTION_FINGERPRINT = '6916329a09f87fc3';
