@@ -30,6 +30,8 @@ const CASES: readonly SecretCase[] = [
   ...loadSecretSet('heldout-3'),
   ...loadSecretSet('heldout-4'),
   ...loadSecretSet('heldout-5'),
+  ...loadSecretSet('heldout-6'),
+  ...loadSecretSet('heldout-7'),
   CONTROL,
 ];
 const SECRETS = CASES.filter((c) => c.secret !== null);

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = '6916329a09f87fc3';
+export const REDACTION_FINGERPRINT = '631c4d57d5881d12';

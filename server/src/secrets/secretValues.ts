@@ -266,7 +266,8 @@ function holdsData(text: string, start: number): boolean {
   // Lines this short only: a search back through a long line for each key on it would be quadratic.
   const lineStart = lineStartWithin(text, start, 120);
   if (lineStart < 0) return false;
-  if (/^[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$/.test(text.slice(lineStart, start))) return true;
+  // At the line's start, or after a space: a `.env` line quoted in a sentence (`…: DB_PASSWORD=whiteduke`).
+  if (/(?:^|[ \t])(?:export[ \t]+)?[A-Z][A-Z0-9_]*=$/.test(text.slice(lineStart, start))) return true;
   if (lineStart === 0) return false;
   const aboveStart = lineStartWithin(text, lineStart - 1, 100);
   return aboveStart >= 0 && /^[ \t]*(?:user(?:name)?|login)[ \t]*[=:][ \t]*[\w.@-]{1,64}\r?$/i.test(text.slice(aboveStart, lineStart - 1));
