@@ -49,7 +49,6 @@ export class MemoryStore {
    * constraints: at 100,000 memories each read took 3–5 ms. Callers must not change them.
    */
   private readonly constraintLists = new GenerationMap<string, readonly Memory[]>(8);
-  private readonly memoryCounts = new GenerationMap<'all', Omit<MemoryCounts, 'sessions'>>(1);
   private termStatsOfStore: TermStats | undefined;
 
   /** `resident`: a long-running process keeps every memory's scoring row in memory (RowCaches). */
@@ -93,8 +92,8 @@ export class MemoryStore {
       recentDiffs: () => prepareMemorySelect(db, `WHERE m.kind = 'diff' AND m.status = 'active' AND m.source = @source AND m.updated_at >= @since
           AND m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path)
         ORDER BY m.updated_at DESC LIMIT @limit`),
-      countByKindStatus: () => db.prepare('SELECT kind, status, count(*) AS n FROM memories GROUP BY kind, status'),
-      countPinned: () => db.prepare("SELECT pin, count(*) AS n FROM memories WHERE pin != 'none' AND status = 'active' GROUP BY pin"),
+      // Kept by triggers (migration 017): a read of a few rows, not of every memory.
+      countByKindStatusPin: () => db.prepare('SELECT kind, status, pin, n FROM memory_counts WHERE n > 0'),
       countSessions: () => db.prepare('SELECT count(*) AS n FROM sessions'),
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare(GENERATION_SQL).pluck(),
@@ -243,28 +242,23 @@ export class MemoryStore {
   }
 
   /**
-   * Counts by status, kind and pin. The memory server asks once a second after any write (a hook's
-   * injection log, too), and counting 100,000 memories takes ~13 ms that a hook arriving then would
-   * wait for: kept until a memory changes. Sessions are counted each time (a small table).
+   * Counts by status, kind and pin, from the table triggers keep (migration 017). The memory
+   * server asks once a second after any write (a hook's injection log, too). Sessions are counted
+   * each time (a small table).
    */
   counts(): MemoryCounts {
-    this.memoryCounts.sync(this.generation());
-    const counts = this.memoryCounts.getOrCompute('all', () => this.countMemories());
-    return { ...counts, sessions: (this.statements.countSessions.get() as { n: number }).n };
-  }
-
-  private countMemories(): Omit<MemoryCounts, 'sessions'> {
     const byKind = Object.fromEntries(MEMORY_KINDS.map((k) => [k, 0])) as Record<MemoryKind, number>;
     const byStatus: Record<MemoryStatus, number> = { active: 0, archived: 0, forgotten: 0 };
+    const pinned = { soft: 0, hard: 0 };
     let total = 0;
-    for (const row of this.statements.countByKindStatus.all() as { kind: MemoryKind; status: MemoryStatus; n: number }[]) {
+    for (const row of this.statements.countByKindStatusPin.all() as { kind: MemoryKind; status: MemoryStatus; pin: 'none' | 'soft' | 'hard'; n: number }[]) {
       total += row.n;
       byStatus[row.status] += row.n;
-      if (row.status === 'active' && row.kind in byKind) byKind[row.kind] += row.n;
+      if (row.status !== 'active') continue;
+      if (row.kind in byKind) byKind[row.kind] += row.n;
+      if (row.pin !== 'none') pinned[row.pin] += row.n;
     }
-    const pinned = { soft: 0, hard: 0 };
-    for (const row of this.statements.countPinned.all() as { pin: 'soft' | 'hard'; n: number }[]) pinned[row.pin] = row.n;
-    return { total, byStatus, byKind, pinned };
+    return { total, byStatus, byKind, pinned, sessions: (this.statements.countSessions.get() as { n: number }).n };
   }
 
   schemaVersion(): number {

@@ -14,6 +14,7 @@ import * as history from './013-history';
 import * as redactionSweep from './014-redaction-sweep';
 import * as hubOutbox from './015-hub-outbox';
 import * as teamMarkIndex from './016-team-mark-index';
+import * as memoryCounts from './017-memory-counts';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, sql: redactionSweep.sql },
   { version: 15, sql: hubOutbox.sql },
   { version: 16, sql: teamMarkIndex.sql },
+  { version: 17, sql: memoryCounts.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
