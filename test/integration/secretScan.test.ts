@@ -32,6 +32,7 @@ const CASES: readonly SecretCase[] = [
   ...loadSecretSet('heldout-5'),
   ...loadSecretSet('heldout-6'),
   ...loadSecretSet('heldout-7'),
+  ...loadSecretSet('heldout-8'),
   CONTROL,
 ];
 const SECRETS = CASES.filter((c) => c.secret !== null);

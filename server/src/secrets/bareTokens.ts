@@ -33,11 +33,12 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 const isBase64Character = (c: number) => c < 128 && BASE64_CHARACTER[c] === 1;
 
 /**
- * Words a statement uses for a value it holds that is a digest or an identifier, not a credential,
- * as words of a name (`sha256base64`, `expectedDigest`, `GIT_COMMIT`).
+ * Words a statement uses for a value it holds that is a digest, an identifier or a public key, not
+ * a credential, as words of a name (`sha256base64`, `expectedDigest`, `GIT_COMMIT`, a Push API
+ * `applicationServerKey`).
  */
 const DATA_WORD = new RegExp(
-  ['sha', 'md5', 'hash', 'hashes', 'checksum', 'checksums', 'digest', 'digests', 'etag', 'integrity', 'commit', 'commits', 'revision', 'rev', 'fingerprint', 'uuid', 'guid', 'oid', 'hex']
+  ['sha', 'md5', 'hash', 'hashes', 'checksum', 'checksums', 'digest', 'digests', 'etag', 'integrity', 'commit', 'commits', 'revision', 'rev', 'fingerprint', 'uuid', 'guid', 'oid', 'hex', 'public', 'vapid', 'applicationServerKey']
     .flatMap((word) => [
       `(?<![a-z])${word}(?:[0-9]+|(?![a-z]))`,
       `${word[0]!.toUpperCase()}${word.slice(1)}(?:[0-9]+|(?![a-z]))`,

@@ -73,6 +73,9 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['freerdp'], `${program('[xw]freerdp3?|sdl-freerdp3?')}${REST_OF_COMMAND} /p:(?:${ATTACHED_VALUE})`],
   [['vsce', 'ovsx'], `${program('vsce|ovsx')}${REST_OF_COMMAND} (?:-p|--pat)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['mc alias', 'mc config'], `${program('mc')} {1,4}(?:alias {1,4}set|config {1,4}host {1,4}add) {1,4}${WORD} {1,4}${WORD} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
+  // Wi-Fi passphrases: `wpa_passphrase ssid "…"`, `nmcli … password "…"` (a passphrase may hold spaces).
+  [['wpa_passphrase'], `${program('wpa_passphrase')} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
+  [['nmcli'], `${program('nmcli')}${REST_OF_COMMAND} (?:password|wifi-sec\\.psk) {1,4}(?:${ARGUMENT_VALUE})`],
   // `user,password` and `user%password` pairs: lftp, Samba's clients.
   [['lftp'], `${program('lftp')}${REST_OF_COMMAND} -u {1,4}["']?[^\\s"',]{1,100},([^\\s"']{1,1000})`],
   [

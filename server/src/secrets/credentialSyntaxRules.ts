@@ -1,6 +1,6 @@
 import { anyCasePrefix } from './secretPatterns';
 import type { SecretRule, SecretSpan } from './secretRules';
-import { isPlaceholderValue } from './secretValues';
+import { isPlaceholderValue, looksGenerated } from './secretValues';
 
 /**
  * Passwords known by where they are written rather than by their shape or a key name: in a URL
@@ -152,7 +152,8 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'`<>]{0,256}:([^\s/?"'`<>]{1,256})@/dg,
     gate: { keywords: ['://'] },
     // A token redacted as a URL's user (`https://[REDACTED:github-pat]@…`) is no user and password: redacting twice changes nothing.
-    accept: (secret, text, { start }) => acceptNonPlaceholder(secret) && !text.endsWith('[REDACTED:', start),
+    // A password that repeats the user (`user:user@`, `postgres:postgres@localhost`) is a documented default.
+    accept: (secret, text, { start }) => acceptNonPlaceholder(secret) && !text.endsWith('[REDACTED:', start) && !text.endsWith(`/${secret}:`, start),
   },
   // A password as a URL's query parameter: `postgresql:///db?host=…&password=…` (libpq), `?user=u&pwd=…`.
   {
@@ -208,6 +209,29 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['entified', 'pass'] },
     accept: acceptNonPlaceholder,
   },
+  // MySQL's `SET PASSWORD FOR 'u'@'h' = '…'` (or `= PASSWORD('…')`).
+  {
+    id: 'sql-password',
+    pattern: new RegExp(`${sqlWord('set')}\\s{1,4}${sqlWord('password')}\\s{1,4}(?:${sqlWord('for')}\\s{1,4}[^=;\\r\\n]{1,200}?)?=\\s{0,4}(?:${sqlWord('password')}\\()?'([^'\\r\\n]{1,1000})'`, 'dg'),
+    gate: { keywords: ['set password'] },
+    accept: acceptNonPlaceholder,
+  },
+  // libcurl's `CURLOPT_USERPWD, "user:…"`.
+  { id: 'credential-pair', pattern: /CURLOPT_USERPWD\s{0,4},\s{0,4}"[^":\r\n]{0,100}:([^"\r\n]{1,1000})"/dg, gate: { keywords: ['curlopt_userpwd'] }, accept: acceptNonPlaceholder },
+  // A session cookie in a request: `cookie: _app_session=…`, `"cookie": "sessionid=…"`.
+  {
+    id: 'session-cookie',
+    pattern: /(?:[Cc]ookie|COOKIE)["']?\s{0,4}:\s{0,4}["']?(?:[^\r\n"']{0,500}?;\s{0,4})?[\w.-]{0,40}(?:sess|sid|SESS|SID|token|Token|TOKEN|auth|Auth|AUTH|jwt|JWT)[\w.-]{0,40}=([^;"'\s]{16,4096})/dg,
+    gate: { keywords: ['cookie'] },
+    accept: acceptNonPlaceholder,
+  },
+  // A token as a URL's query parameter: `?access_token=…`, `&api_key=…` (drawn values only: `?key=home` is no secret).
+  {
+    id: 'url-token',
+    pattern: /[?&](?:access_token|token|api_key|apikey|api-key|key|secret|client_secret|auth|sig_token)=([^&#\s"'`<>]{16,1024})/dg,
+    gate: { keywords: ['token=', 'key=', 'secret=', 'auth='] },
+    accept: (secret) => acceptNonPlaceholder(secret) && looksGenerated(decodeURIComponentSafely(secret)),
+  },
   // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
   {
     id: 'secure-string',
@@ -223,3 +247,11 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     accept: acceptNonPlaceholder,
   },
 ];
+
+function decodeURIComponentSafely(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -12,7 +12,11 @@ import { isPlaceholderValue } from './secretValues';
 const PRINTS_SECRET = [
   'op read ',
   'op item get [^\\r\\n]*--fields',
-  'kubectl get secrets? [^\\r\\n]*(?:base64 (?:-d|--decode)|jsonpath)',
+  'kubectl (?:get secrets?|config view) [^\\r\\n]*(?:base64 (?:-d|--decode)|jsonpath)',
+  'aws sts [^\\r\\n]*--output text',
+  'az keyvault secret show [^\\r\\n]*(?:tsv|--query value)',
+  // Any command whose output `jq -r` narrows to a token, secret or password field.
+  '[^\\r\\n]*\\| {0,4}jq -r {1,4}[\'"]?[\\w.\\[\\]]*(?:[Tt]oken|[Ss]ecret|[Pp]assword|[Kk]ey)[\'"]?',
   'vault (?:kv get|read) [^\\r\\n]*-field[= ]',
   'gcloud auth (?:application-default )?print-(?:access|identity)-token',
   'gcloud secrets versions access',
@@ -31,7 +35,7 @@ const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:${PRINTS_SE
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out['];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r'];
 
 export function findPrintedSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];

@@ -77,9 +77,10 @@ export function findPrivateKeyBlocks(text: string): SecretSpan[] {
 
 /**
  * A block whose body only says where a key goes: `...`, `xxx`, `YOUR_PRIVATE_KEY_CONTENT_HERE`,
- * `<key>` (a README's or a template's). Words of any other kind may be a key typed by hand.
+ * `<key>` (a README's or a template's), or says it is none (`this is not a private key`). Words
+ * of any other kind may be a key typed by hand.
  */
 export function holdsPlaceholder(block: string): boolean {
   const body = block.replace(/-----END [^-]{1,60}-----[\s\S]*$/, '').replace(/\\n|\s/g, '');
-  return /^(?:\.{2,}|…|[xX]{3,}|<[^<>]{1,60}>|(?:YOUR|INSERT|PASTE)_?[A-Z_]{0,60}|[A-Z_]{1,60}_HERE)$/.test(body);
+  return /^(?:\.{2,}|…|[xX]{3,}|<[^<>]{1,60}>|(?:YOUR|INSERT|PASTE)_?[A-Z_]{0,60}|[A-Z_]{1,60}_HERE)$/.test(body) || /^thisisnota/i.test(body);
 }

@@ -29,9 +29,9 @@ const QUOTED_PASSWORD =
  * says "is" (`lautet`, `est`, `es`, `は`, `是`, a colon of either width), then the value, which
  * must read as chosen or drawn (chosenOrDrawn): `Das Passwort … lautet Stag1ng-Berl!n`.
  */
-const FOREIGN_WORDS = ['passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode'];
+const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode'];
 const FOREIGN_PROSE = new RegExp(
-  `(?:${FOREIGN_WORDS.join('|')})[^\\r\\n.。!?]{0,60}?(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|er|jest|är|on|is)(?=[ \\t])|は|是|为|為)[ \\t]{0,4}([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`,
+  `(?:${FOREIGN_WORDS.join('|')})[^\\r\\n.。!?]{0,60}?(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|är|on|is)(?=[ \\t])|は|是|为|為)[ \\t]{0,4}([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`,
   'dgiu',
 );
 // Whole words: a gate of `mot` would open on every `remote`.

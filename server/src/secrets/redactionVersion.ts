@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = '631c4d57d5881d12';
+export const REDACTION_FINGERPRINT = 'ede95d3b0c5ad4ab';

@@ -123,7 +123,14 @@ export function isPlaceholderValue(value: string): boolean {
     v.includes('####') ||
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
-    /fake|not_?a_?(?:secret|password)/i.test(v) ||
+    /fake|not_?a_?(?:secret|password)|not_?so_?secret|change_?(?:me|it)/i.test(v) ||
+    // Masked: `sk_live_••••4xQ2`.
+    /[•●·]{4}/.test(v) ||
+    // A short unit typed over and over (`asdfasdfasdf…`), a count typed whole (`1234567890`, `abcdef`).
+    /^(.{2,8}?)\1{3,}$/.test(v) ||
+    (v.length >= 6 && ('01234567890'.includes(v) || 'abcdefghijklmnopqrstuvwxyz'.includes(v.toLowerCase()))) ||
+    // Ciphertext a tool keeps in the repository on purpose: SOPS' `ENC[AES256_GCM,…]`, Jasypt's `ENC(…)`, Ansible Vault.
+    /^(?:ENC\[AES256_GCM,|ENC\(|\$ANSIBLE_VAULT;)/.test(v) ||
     /(?:xxxx|XXXX)$/.test(v) ||
     /^(?:your|my)[_-]/i.test(v) ||
     // `YOURPASSWROD`, `YourApiKey`: what to write there, in letters alone.
@@ -180,13 +187,16 @@ const SCHEME_WORDS = /^(?:bearer|basic|digest|negotiate|ntlm|oauth2?|jwt|hmac(?:
 export function namesASecret(value: string): boolean {
   return (
     (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && isSensitiveKeyName(value)) ||
-    /^[A-Z][a-z0-9]*(?:-[A-Z][a-z0-9]*)+$/.test(value) ||
+    // An HTTP header's name: words or capitals joined by `-` (`X-Acme-Api-Key`, `X-B3-TraceId`); a digit inside a word (`Qu4ntum-Leap`) is a password's.
+    /^(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]*)(?:-(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]*))+$/.test(value) ||
     // A path, or a Rails route's `controller#action` (`cms/sites/passwords#update`).
     /^\/?[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+\/?(?:#[a-z_]+)?$/.test(value) ||
     // A CSS selector (`#add-password`, `.reset-password`) and a host name (`….apps.googleusercontent.com`, a public OAuth client id).
     /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
     /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
     /^arn:[a-z-]+:/.test(value) ||
+    // A secret manager's reference: 1Password's `op://vault/item/field` (names may hold spaces).
+    /^op:\/\/[^@\r\n]{1,300}$/.test(value) ||
     // A Kubernetes Secret's or a key's name: `postgres-password`, `ro_password`, `db-credentials`.
     /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:password|passwd|secret|credentials|creds|token|key)s?$/.test(value) ||
     /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:credentials|creds|secrets?)(?:-[a-z0-9]+)*$/.test(value) ||
@@ -249,6 +259,8 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
   if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret)) return false;
   if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret.replace(/^-----BEGIN [^-]{1,60}-----/, ''))) return false;
+  // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
+  if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
   if (quoted && joinsLiterals(secret, text, end)) return false;
   // psql's variable, spliced in quoted: `WITH PASSWORD :'ro_password'`.

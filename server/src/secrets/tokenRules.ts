@@ -29,9 +29,13 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   { id: 'gcp-oauth-client-secret', pattern: token('GOCSPX-[A-Za-z0-9_-]{28}'), gate: { tokenRun: 35 } },
   {
     id: 'azure-storage-key',
-    pattern: /(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{40,100}={0,2})/dg,
-    gate: { keywords: ['accountkey=', 'sharedaccesskey='] },
+    pattern: /(?:AccountKey|SharedAccessKey|accountkey|sharedaccesskey|ACCOUNTKEY)[ \t]{0,4}=[ \t]{0,4}([A-Za-z0-9+/]{40,100}={0,2})/dg,
+    gate: { keywords: ['accountkey', 'sharedaccesskey'] },
   },
+  // An Azure Data Factory self-hosted integration runtime's key: `IR@<id>@<factory>@<region>@<key>`.
+  { id: 'azure-ir-key', pattern: /IR@[0-9a-f-]{36}@[\w-]{1,100}@[a-z]{1,10}@[A-Za-z0-9+/]{40,60}={0,2}/dg, gate: { keywords: ['ir@'] } },
+  // An AWS session token: every one starts with the same encoded bytes.
+  { id: 'aws-session-token', pattern: token('IQoJb3JpZ2luX2Vj[A-Za-z0-9+/]{100,4000}={0,2}', 'A-Za-z0-9+/='), gate: { keywords: ['iqojb3jpz2lux2vj'] } },
   // Three characters, a digit, `Q~`, then 31 to 34 more: Entra ID (Azure AD) client secrets.
   { id: 'azure-ad-client-secret', pattern: token('[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}', 'A-Za-z0-9_~.-'), gate: { keywords: ['q~'] } },
   { id: 'github-pat', pattern: token('ghp_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
@@ -41,6 +45,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   { id: 'github-app-token', pattern: token('ghs_[0-9]{1,12}_eyJ[A-Za-z0-9_.-]{30,4000}', 'A-Za-z0-9_.-'), gate: { keywords: ['ghs_'] } },
   { id: 'github-refresh-token', pattern: token('ghr_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
   { id: 'github-fine-grained-pat', pattern: token('github_pat_[A-Za-z0-9_]{82,255}'), gate: { tokenRun: 93 } },
+  // Its prefix tells it even glued to a word before it (`ourgithub_pat_…`).
+  { id: 'github-fine-grained-pat', pattern: /github_pat_[A-Za-z0-9_]{82,255}/dg, gate: { keywords: ['github_pat_'] } },
   { id: 'gitlab-pat', pattern: token('glpat-[A-Za-z0-9_-]{20,255}'), gate: { tokenRun: 26 } },
   // Deploy, pipeline-trigger, runner, CI-build, OAuth-app, feed and agent tokens.
   {
@@ -82,6 +88,8 @@ export const TOKEN_RULES: readonly PatternRule[] = [
     id: 'openai-api-key',
     pattern: token('sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,300}|sk-[A-Za-z0-9]{21,300}'),
     gate: { tokenRun: 24 },
+    // A test's token that says what it is (`sk-tooshortT3BlbkFJtooshort`): a drawn one spells no word this long.
+    accept: (secret) => !/short|example|invalid|dummy/i.test(secret),
   },
   { id: 'huggingface-access-token', pattern: token('hf_[A-Za-z0-9]{30,40}'), gate: { tokenRun: 33 } },
   { id: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), gate: { tokenRun: 71 } },
@@ -233,6 +241,8 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['posthog-personal-api-key', 'phx_[A-Za-z0-9]{40,50}'],
   ['buildkite-token', 'bkua_[a-f0-9]{40}'],
   ['elevenlabs-api-key', 'sk_[a-f0-9]{48}'],
+  // OpenAI's ephemeral Realtime client secret, as its session response returns it.
+  ['openai-ephemeral-key', 'ek_[a-f0-9]{32}'],
   ['langsmith-api-key', 'lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'],
   ['harness-api-key', '(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'],
 ];
