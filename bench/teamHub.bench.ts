@@ -174,11 +174,17 @@ export async function benchTeamHub(): Promise<void> {
       const matches = async (text: string) => (await admin.query(`SELECT count(*)::int AS n FROM engram.memories WHERE project = 'bench/search-3' AND search @@ websearch_to_tsquery('english', $1)`, [text])).rows[0].n as number;
       for (const [text, list] of byQuery) console.log(`  "${text}": ${(await matches(text)).toLocaleString('en')} word matches in the project, median ${list.sort((x, y) => x - y)[2]!.toFixed(1)} ms`);
       const allTimes: number[] = [];
-      for (const text of queries) {
-        const started = performance.now();
-        await searchTeam(admin, { text, project: null, limit: 10 });
-        allTimes.push(performance.now() - started);
+      const allByQuery = new Map<string, number[]>();
+      for (let round = 0; round < 3; round++) {
+        for (const text of queries) {
+          const started = performance.now();
+          await searchTeam(admin, { text, project: null, limit: 10 });
+          const ms = performance.now() - started;
+          allTimes.push(ms);
+          allByQuery.set(text, [...(allByQuery.get(text) ?? []), ms]);
+        }
       }
+      console.log(`  all projects, median by query: ${[...allByQuery].map(([text, list]) => `"${text}" ${list.sort((x, y) => x - y)[1]!.toFixed(1)} ms`).join(', ')}`);
       times.sort((x, y) => x - y);
       allTimes.sort((x, y) => x - y);
       console.log(`team search at ${total.toLocaleString('en')} hub memories (20 projects; loaded in ${seconds(loadMs)}): one project p50 ${times[Math.floor(times.length / 2)]!.toFixed(1)} ms, p95 ${times[Math.floor(times.length * 0.95)]!.toFixed(1)} ms; all projects p50 ${allTimes[Math.floor(allTimes.length / 2)]!.toFixed(1)} ms (target p50 ≤ 20 ms)`);

@@ -58,6 +58,8 @@ describe('team hub on PostgreSQL, two developers', () => {
     assert.match(first.stdout, /created \(schema version 1\)/);
     const again = await engram(b, ['team', 'init']);
     assert.match(again.stdout, /already at schema version 1/);
+    const indexes = await pg.sql('team', "SELECT indexdef FROM pg_indexes WHERE schemaname = 'engram' AND indexname = 'memories_newest'");
+    assert.deepEqual(indexes.rows.map((r) => r.indexdef), ['CREATE INDEX memories_newest ON engram.memories USING btree (seq)'], 'the search index, made once by the first init, kept by the second');
     const status = await engram(a, ['team', 'status']);
     assert.match(status.stdout, /team hub: postgres:\/\/engram_admin@127\.0\.0\.1:\d+\/team\?sslmode=disable/);
     assert.match(status.stdout, /project: file:.*origin\n/);

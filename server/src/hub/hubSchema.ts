@@ -71,6 +71,13 @@ const STEPS: readonly ((trgm: string) => string)[] = [
 
 export const HUB_SCHEMA_VERSION = STEPS.length;
 
+/**
+ * The newest memories first, for a search of every project: a word in a quarter of a million
+ * memories read them all to find the newest 2,000 (teamSearch.ts), ~270 ms at 1,000,000; walking
+ * the newest back until 2,000 match takes ~15 ms.
+ */
+const SEARCH_INDEXES: readonly string[] = ['CREATE INDEX IF NOT EXISTS memories_newest ON engram.memories (seq)'];
+
 /** One number for `engram team init`'s advisory lock: two machines initialising at once take turns. */
 const INIT_LOCK = 0x656e6772; // "engr"
 
@@ -105,6 +112,9 @@ export async function initHub(client: HubClient): Promise<HubInitReport> {
     const trgm = await client.query<{ schema: string }>(`SELECT quote_ident(n.nspname) AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`);
     for (let version = from; version < HUB_SCHEMA_VERSION; version++) await client.query(STEPS[version]!(trgm.rows[0]!.schema));
     if (from < HUB_SCHEMA_VERSION) await client.query('UPDATE engram.hub SET version = $1, migrated_at = now() WHERE id = 1', [HUB_SCHEMA_VERSION]);
+    // Indexes that only make searches faster: every init adds those missing, with no new version,
+    // since a hub without them answers the same (clients of every version keep syncing).
+    for (const index of SEARCH_INDEXES) await client.query(index);
     // Every role may learn which hub this is and its version: clients check both before syncing.
     await client.query('GRANT USAGE ON SCHEMA engram TO PUBLIC');
     await client.query('GRANT SELECT ON engram.hub TO PUBLIC');
