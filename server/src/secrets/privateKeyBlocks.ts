@@ -69,18 +69,18 @@ export function findPrivateKeyBlocks(text: string): SecretSpan[] {
     PEM_END.lastIndex = PEM_LINES.lastIndex;
     const from = PEM_LINES.lastIndex;
     const end = PEM_END.test(text) ? PEM_END.lastIndex : closingEnd(text, from, nextEnd(from), nextBegin(from)) ?? unclosedEnd(text, begin.index + begin[0].length, from);
-    if (!holdsPlaceholder(text.slice(begin.index + begin[0].length, end))) spans.push({ start: begin.index, end });
+    if (!holdsPlaceholder(text.slice(begin.index, end))) spans.push({ start: begin.index, end });
     PEM_BEGIN.lastIndex = Math.max(end, PEM_BEGIN.lastIndex);
   }
   return spans;
 }
 
 /**
- * A block whose body only says where a key goes: `...`, `xxx`, `YOUR_PRIVATE_KEY_CONTENT_HERE`,
+ * A block (its BEGIN and END lines included or not) whose body only says where a key goes: `...`, `xxx`, `YOUR_PRIVATE_KEY_CONTENT_HERE`,
  * `<key>` (a README's or a template's), or says it is none (`this is not a private key`). Words
  * of any other kind may be a key typed by hand.
  */
 export function holdsPlaceholder(block: string): boolean {
-  const body = block.replace(/-----END [^-]{1,60}-----[\s\S]*$/, '').replace(/\\n|\s/g, '');
+  const body = block.replace(/^-----BEGIN [^-]{1,60}-----/, '').replace(/-----END [^-]{1,60}-----[\s\S]*$/, '').replace(/\\n|\s/g, '');
   return /^(?:\.{2,}|…|[xX]{3,}|<[^<>]{1,60}>|(?:YOUR|INSERT|PASTE)_?[A-Z_]{0,60}|[A-Z_]{1,60}_HERE)$/.test(body) || /^thisisnota/i.test(body);
 }

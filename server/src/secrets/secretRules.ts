@@ -65,7 +65,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     id: 'gcp-service-account-key',
     pattern: /"private_key"\s{0,4}:\s{0,4}"(-----BEGIN[^"]{0,10000})"/dg,
     gate: { keywords: ['"private_key"'] },
-    accept: (secret) => !holdsPlaceholder(secret.replace(/^-----BEGIN [^-]{1,60}-----/, '')),
+    accept: (secret) => !holdsPlaceholder(secret),
   },
   { id: 'private-key', find: findPrivateKeyBlocks, gate: { keywords: ['private key'] } },
   ...TOKEN_RULES,

@@ -197,7 +197,7 @@ export function namesASecret(value: string): boolean {
     /^arn:[a-z-]+:/.test(value) ||
     // A secret manager's reference: 1Password's `op://vault/item/field` (names may hold spaces).
     /^op:\/\/[^@\r\n]{1,300}$/.test(value) ||
-    // A Kubernetes Secret's or a key's name: `postgres-password`, `ro_password`, `db-credentials`.
+    // A Kubernetes Secret's or a key's name: `postgres-password`, `db-credentials`.
     /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:password|passwd|secret|credentials|creds|token|key)s?$/.test(value) ||
     /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:credentials|creds|secrets?)(?:-[a-z0-9]+)*$/.test(value) ||
     /^[a-z][a-z0-9+.-]*:\/\/[^\s@]*$/.test(value) ||
@@ -258,13 +258,13 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (key && namesMetadata(key)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
   if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret)) return false;
-  if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret.replace(/^-----BEGIN [^-]{1,60}-----/, ''))) return false;
+  if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret)) return false;
   // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
   if (quoted && joinsLiterals(secret, text, end)) return false;
   // psql's variable, spliced in quoted: `WITH PASSWORD :'ro_password'`.
-  if (/\s:['"]$/.test(text.slice(start - 3, start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;
+  if (/\s:['"]$/.test(text.slice(Math.max(0, start - 3), start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;
   // A value named for a secret (`smtp_password`) is a placeholder there too.
   return quoted || !isCodeReference(secret, text[end]) || (holdsData(text, start) && !isSensitiveKeyName(secret));
 }
