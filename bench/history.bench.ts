@@ -25,7 +25,7 @@ function report(name: string, samples: readonly number[], target: string): void 
 }
 
 /** A clone of one of the shared bundles in a temporary folder (the bundles are read-only inputs). */
-function cloneBundle(name: string, scratch: string): string {
+export function cloneBundle(name: string, scratch: string): string {
   const target = path.join(scratch, name);
   execFileSync('git', ['clone', '--quiet', path.join(REPOS, `${name}.bundle`), target], { stdio: 'ignore' });
   return target;

@@ -5,6 +5,7 @@ import { benchExtraction } from './extraction.bench';
 import { benchHistory } from './history.bench';
 import { benchLocomo } from './locomo.bench';
 import { benchRecall } from './recall.bench';
+import { benchRedaction } from './redaction.bench';
 import { benchScale } from './scale.bench';
 import { benchTeamHub } from './teamHub.bench';
 import { benchTranscripts } from './transcripts.bench';
@@ -15,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<void> | void> = {
   capture: benchCapture,
   transcripts: benchTranscripts,
   extraction: benchExtraction,
+  redaction: benchRedaction,
   recall: benchRecall,
   locomo: benchLocomo,
   'code-recall': benchCodeRecall,
