@@ -183,6 +183,14 @@ function benchInProcess(store: CachedStore, root: string, env: NodeJS.ProcessEnv
     }
     MIXES.forEach((mix, i) => line(`recall() in-process, ${mix}`, `p50 ${p(samples[i]!, 50)} ms   p99 ${p(samples[i]!, 99)} ms`));
     line(`recall() in-process, all three (${samples[0]!.length} each)`, `p50 ${p(samples.flat(), 50)} ms   p99 ${p(samples.flat(), 99)} ms   (target ≤ 1 / 5 ms at 100k, ≤ 2 / 10 ms at 1M)`);
+    // What the status bar reads after every write (the table migration 017's triggers keep).
+    const counted: number[] = [];
+    for (let n = 0; n < 20; n++) {
+      const s = performance.now();
+      project.store.counts();
+      counted.push(performance.now() - s);
+    }
+    line('memory counts for the status bar', `p50 ${p(counted, 50)} ms   max ${Math.max(...counted).toFixed(2)} ms`);
   } finally {
     project.close();
   }
