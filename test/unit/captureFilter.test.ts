@@ -64,6 +64,8 @@ describe('capture filter: default excludes', () => {
     assert.equal(excludedBy(filter, '.env'), '**/.env');
     assert.equal(excludedBy(filter, '.env.local'), '**/.env.*');
     assert.equal(excludedBy(filter, 'services/api/.env.production'), '**/.env.*');
+    assert.equal(excludedBy(filter, '.claude/settings.local.json'), '**/.claude/settings.local.json');
+    assert.equal(excludedBy(filter, '.claude/settings.json'), null, 'the shared settings a team commits are code');
   });
 
   it('never captures minified files or source maps', () => {

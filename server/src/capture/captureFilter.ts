@@ -37,6 +37,9 @@ export const DEFAULT_EXCLUDES: readonly string[] = [
   '**/*.map',
   // Engram's own team memory (team/teamFile.ts): read as memories, never recorded as a change.
   '**/.engram/**',
+  // Personal Claude Code settings (Claude Code keeps them out of git); `engram connect claude`
+  // writes Engram's hooks there, and Engram's own write is not a change worth remembering.
+  '**/.claude/settings.local.json',
 ];
 
 export type ExclusionReason =
