@@ -12,14 +12,12 @@ import { initHub } from '../server/src/hub/hubSchema';
 import { syncProject } from '../server/src/hub/syncProject';
 import { searchTeam } from '../server/src/hub/teamSearch';
 import { openProject, type Project } from '../server/src/project';
+import { corpusWord as word, loadSearchCorpus } from '../test/support/hubSearchCorpus';
 import { startPostgres } from '../test/support/postgres';
 
 const SCALE = Number(process.env.ENGRAM_BENCH_TEAM_SCALE ?? 1);
 /** ENGRAM_BENCH_TEAM_PARTS: a comma list of first, latency, fleet, search (default: all). */
 const PARTS = new Set((process.env.ENGRAM_BENCH_TEAM_PARTS ?? 'first,latency,fleet,search').split(','));
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo'];
-/** Word k of the search corpus's 4,096-word vocabulary (four syllables: the same in SQL below). */
-const word = (k: number) => [3, 2, 1, 0].map((d) => SYLLABLES[Math.floor(k / 8 ** d) % 8]).join('');
 const size = (n: number) => Math.max(10, Math.round(n * SCALE));
 const WORDS = 'pool retry query cache index parser token session anchor schema migrate lock queue batch stream render layout commit branch merge hover budget recall redact secret timeout socket backoff cursor tombstone revision grant policy'.split(' ');
 
@@ -139,26 +137,9 @@ export async function benchTeamHub(): Promise<void> {
     if (PARTS.has('search')) {
       const total = size(1_000_000);
       const t = performance.now();
-      // Titles of six words drawn from 4,096 with a skew (word k about as often as 1/k of the
-      // common ones): some words are in most memories' neighbourhoods, most are rare, as in prose.
-      const sqlWord = (k: string) => `($2::text[])[1 + ${k}]`;
-      // Deterministic and different per memory and position (an uncorrelated random() would be drawn once).
-      const pick = (i: number) => `floor(4096 * (abs(hashtext(n::text || ':${i}'))::float8 / 2147483648) ^ 3)::int`;
-      await admin.query(
-        `INSERT INTO engram.memories (project, key, seq, kind, record, hash)
-         SELECT 'bench/search-' || (n % 20), 't_' || lpad(n::text, 20, '0'), nextval('engram.change_seq'), 'decision',
-           jsonb_build_object('id', 't_' || lpad(n::text, 20, '0'), 'kind', 'decision',
-             'title', concat_ws(' ', ${Array.from({ length: 6 }, (_, i) => sqlWord(pick(i))).join(', ')}),
-             'body', 'Because ' || ${sqlWord(pick(6))} || ' ' || ${sqlWord(pick(7))} || ' ' || md5(n::text), 'why', null, 'pin', 'none', 'importance', 0.5, 'files', jsonb_build_array('src/m' || (n % 500) || '.ts'),
-             'symbols', jsonb_build_array('Module' || (n % 997) || '.handle' || (n % 31)), 'anchor', null, 'meta', '{}'::jsonb, 'source', 'user',
-             'createdAt', '2026-01-01T00:00:00.000Z', 'updatedAt', '2026-01-01T00:00:00.000Z'),
-           md5(n::text)
-         FROM generate_series(1, $1::int) AS n`,
-        [total, Array.from({ length: 4096 }, (_, k) => word(k))],
-      );
-      await admin.query('ANALYZE engram.memories');
+      await loadSearchCorpus(admin, total);
       const loadMs = performance.now() - t;
-      // Words of every frequency (word 3 is in about one title in four, word 2,000 in one in 10,000), pairs, and names.
+      // Words of every frequency (word 3 is in about one memory in 15, word 40 in one in 70, word 2,000 in one in 1,000), pairs, and names.
       const queries = [word(3), word(40), word(300), word(2000), `${word(10)} ${word(120)}`, `${word(60)} ${word(900)}`, `${word(5)} ${word(7)}`, 'Module42.handle7', 'Module9', 'handle17'];
       const times: number[] = [];
       const byQuery = new Map<string, number[]>();
