@@ -33,6 +33,7 @@ const CASES: readonly SecretCase[] = [
   ...loadSecretSet('heldout-6'),
   ...loadSecretSet('heldout-7'),
   ...loadSecretSet('heldout-8'),
+  ...loadSecretSet('heldout-9'),
   CONTROL,
 ];
 const SECRETS = CASES.filter((c) => c.secret !== null);

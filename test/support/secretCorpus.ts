@@ -19,7 +19,7 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8';
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8' | 'heldout-9';
 
 /**
  * First runs of the held-out rounds, before anything was tuned on them (README): the secrets
@@ -77,6 +77,17 @@ export const FIRST_RUNS = {
       'i001', 'i002', 'i008', 'i013', 'i014', 'i022', 'i025', 'i026', 'i030', 'i036', 'i039', 'i053', 'i054', 'i061',
     ],
   },
+  'heldout-9': {
+    stored: [
+      'a002', 'a006', 'a010', 'a023', 'a025', 'a027', 'a029', 'a032', 'a036', 'a037', 'a047', 'a049', 'a050', 'a051', 'a052', 'a057', 'a059', 'a060', 'a061', 'a065',
+      'a081', 'a089', 'a094', 'a097', 'a098', 'a101', 'a104', 'a106', 'a125', 'a130', 'a133', 'a135', 'a136', 'a138', 'a144', 'a150', 'a153', 'a159', 'a161', 'a163',
+      'a164', 'a166', 'a167', 'a174', 'a175', 'a176', 'a180', 'a183', 'a185', 'a186', 'a187', 'a188', 'a191', 'a194', 'a195', 'a198', 'a201', 'a204', 'a207', 'a208',
+      'a209', 'a211', 'a214', 'a215',
+    ],
+    lookAlikesRedacted: [
+      'b014', 'b015', 'b016', 'b017', 'b019', 'b021', 'b022', 'b039', 'b057', 'b070',
+    ],
+  },
 } as const;
 
 /**
@@ -90,6 +101,11 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'c157', 'c167', 'c177', 'c204', 'c207', 'c209', 'c211', 'u023', 'u032', 'u086',
   'e001', 'e003', 'e007', 'e034', 'e039', 'e061', 'e062', 'e069', 'e072', 'e082', 'e114', 'e133',
   'e135', 'e137', 'e158', 'e167', 'e168', 'e169', 'e173', 'e175', 'e178', 'i025', 'i030', 'i054',
+  'a002', 'a006', 'a010', 'a023', 'a025', 'a027', 'a029', 'a032', 'a036', 'a037', 'a047', 'a049', 'a050', 'a051', 'a052', 'a057', 'a059', 'a060', 'a061', 'a065',
+  'a081', 'a089', 'a094', 'a097', 'a098', 'a101', 'a104', 'a106', 'a125', 'a130', 'a133', 'a135', 'a136', 'a138', 'a144', 'a150', 'a153', 'a159', 'a161', 'a163',
+  'a164', 'a166', 'a167', 'a174', 'a175', 'a176', 'a180', 'a183', 'a185', 'a186', 'a187', 'a188', 'a191', 'a194', 'a195', 'a198', 'a201', 'a204', 'a207', 'a208',
+  'a209', 'a211', 'a214', 'a215',
+  'b014', 'b015', 'b016', 'b017', 'b019', 'b021', 'b022', 'b039', 'b057', 'b070',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
