@@ -64,10 +64,17 @@ const STORED_BY_OTHERS = [
   ...LOOK_ALIKES.map((c) => c.text),
 ];
 
+/**
+ * A value of a few hex digits (`abc13`, round 9's a041) is in a store's random ids and hashes by
+ * chance (a five-digit one about once in a million hex digits): its bytes prove nothing either
+ * way, and the unit corpus test checks its redaction in the text itself.
+ */
+const FOUND_BY_CHANCE = (fragment: string) => fragment.length < 8 && /^[0-9a-f]+$/.test(fragment);
+
 function assertOnlyKnownMisses(leaks: readonly Leak[]): void {
   // The latest round's open cases (OPEN_CASES) are known to be stored; every other secret must not be.
   const unexpected = leaks.filter(
-    (l) => l.id !== CONTROL.id && !OPEN_CASES.has(l.id) && !STORED_BY_OTHERS.some((stored) => stored.includes(l.fragment)),
+    (l) => l.id !== CONTROL.id && !OPEN_CASES.has(l.id) && !STORED_BY_OTHERS.some((stored) => stored.includes(l.fragment)) && !FOUND_BY_CHANCE(l.fragment),
   );
   assert.deepEqual(unexpected.map((l) => `${l.id} in ${path.basename(l.file)}: ${l.fragment}`), []);
   assert.ok(leaks.some((l) => l.id === CONTROL.id), 'the scan finds the control, a secret no rule knows, so it reads what was stored');

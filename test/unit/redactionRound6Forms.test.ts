@@ -63,9 +63,9 @@ describe('round 6: placeholders and code under a secret key', () => {
       `echo 'password = '.$p['config']['daemon_password']."\\n";`,
       'usernameLabel:"Username or email:",passwordLabel:"Password:",rememberMeLabel:"Remember me:"',
     ]);
-    // A literal joined to another literal, or one with no separator at its end, is a value.
+    // A literal joined to another literal is one value, both parts of it; one with no separator at its end is a value.
     assertRedacts([
-      ['password = "Hx7thKbF" + "!"', 'password = "[REDACTED:generic-assignment]" + "!"'],
+      ['password = "Hx7thKbF" + "!"', 'password = "[REDACTED:generic-assignment]"'],
       ['String pw; password = "Hx7thKbF9" + suffix;', 'String pw; password = "[REDACTED:generic-assignment]" + suffix;'],
     ]);
   });

@@ -16,8 +16,11 @@ const WORD = `(?:"[^"\\r\\n]{1,200}"|'[^'\\r\\n]{1,200}'|[^\\s"'\`;&|]{1,200})`;
 
 /** `sudo -S`: sudo reading the password from its standard input. */
 const SUDO_S = `sudo(?<![\\w-]sudo)(?: {1,4}-[A-Za-z]{1,10}| {1,4}--[a-z-]{1,30})*? {1,4}-[A-Za-z]{0,9}S(?![\\w-])`;
-/** A command that reads a password from its standard input: `sudo -S`, `docker login --password-stdin`, `passwd --stdin`, `chpasswd`. */
-const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd)(?![\\w-]))`;
+/**
+ * A command that reads a password from its standard input: `sudo -S`, `docker login --password-stdin`, `passwd --stdin`,
+ * `chpasswd`, `gh auth login --with-token`, `wrangler secret put`, `gh secret set`.
+ */
+const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd|--with-token|secrets? {1,4}(?:put|set))(?![\\w-]))`;
 
 /**
  * A program's name, as a word of its own. The look-behind comes after the letters: a regex that
@@ -82,11 +85,17 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
     ['smb'],
     `${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
-  // Fed to standard input: `echo '…' | sudo -S …`, `printf … | docker login --password-stdin`, `sudo -S … <<< '…'`.
+  // Fed to standard input: `echo '…' | sudo -S …`, `printf … | docker login --password-stdin`, `sudo -S … <<< '…'`;
+  // and as `set -x` prints a pipe, a command a line: `+ echo …` then `+ docker login … --password-stdin`.
   [
     ['echo', 'printf'],
-    `${program('echo|printf')}(?: {1,4}-[neE]{1,3})?(?: {1,4}(?:'%s[^'%]{0,4}'|"%s[^"%]{0,4}"))? {1,4}(?:${ARGUMENT_VALUE}) {0,4}\\| {0,4}${READS_PASSWORD}`,
+    `${program('echo|printf')}(?: {1,4}-[neE]{1,3})?(?: {1,4}(?:'%s[^'%]{0,4}'|"%s[^"%]{0,4}"))? {1,4}(?:${ARGUMENT_VALUE})(?: {0,4}\\| {0,4}|[ \\t]*\\r?\\n\\+{1,3} )${READS_PASSWORD}`,
   ],
+  // IPMI's `-P`, Net-SNMP's `-A` (authentication) and `-X` (privacy) pass phrases, Oracle's wallet.
+  [['ipmitool'], `${program('ipmitool')}${REST_OF_COMMAND} -P {1,4}(?:${ARGUMENT_VALUE})`],
+  [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -A {1,4}(?:${ARGUMENT_VALUE})`],
+  [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -X {1,4}(?:${ARGUMENT_VALUE})`],
+  [['mkstore'], `${program('mkstore')}${REST_OF_COMMAND} -(?:create|modify)Credential {1,4}${WORD} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   [['sudo', 'stdin', 'chpasswd'], `(?:${SUDO_S}|--password-stdin|--stdin|chpasswd)[^\\r\\n;&|<]{0,200}? {0,4}<<< {0,4}(?:${ARGUMENT_VALUE})`],
 ];
 

@@ -232,10 +232,10 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['token=', 'key=', 'secret=', 'auth='] },
     accept: (secret) => acceptNonPlaceholder(secret) && looksGenerated(decodeURIComponentSafely(secret)),
   },
-  // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`.
+  // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`, its switches first or after.
   {
     id: 'secure-string',
-    pattern: /ConvertTo-SecureString\s{1,4}(?:-String\s{1,4})?(?:"([^"\r\n]{1,1000})"|'([^'\r\n]{1,1000})')/dgi,
+    pattern: /ConvertTo-SecureString(?:\s{1,4}-(?:AsPlainText|Force))*\s{1,4}(?:-String\s{1,4})?(?:"([^"\r\n]{1,1000})"|'([^'\r\n]{1,1000})')/dgi,
     gate: { keywords: ['securestring'] },
     accept: acceptNonPlaceholder,
   },

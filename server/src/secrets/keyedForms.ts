@@ -53,8 +53,8 @@ const sticky = (source: string) => new RegExp(source, 'dy');
 const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
 /** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
 const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
-/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`). */
-const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["']))?`;
+/** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`, bash's `$'…'`). */
+const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["'])|\\$(?='))?`;
 const isQuote = (c: string | undefined) => c === '"' || c === "'";
 /** Spaces, then what a generated value starts with: not an operator or a bracket. */
 const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
@@ -167,7 +167,8 @@ export const FORMS: readonly Form[] = [
   // made bytes (`[]byte("…")`, `b"…"`, `Buffer.from("…")`); `{\"password\":\"…\"}`, JSON inside a string (a log line).
   {
     rule: 'generic-assignment',
-    after: sticky(`${ASSIGNED}(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    // A YAML anchor may name the value first: `x-db-pass: &dbpass …`.
+    after: sticky(`${ASSIGNED}(?:&[\\w-]{1,40}[ \\t]{1,4})?(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'word',
     accept: (s) => !isNextKey(s),
   },
@@ -189,6 +190,13 @@ export const FORMS: readonly Form[] = [
     after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}\\)`),
     from: 'name',
   },
+  // COBOL's data item: `01 WS-DB-PASSWORD  PIC X(16) VALUE '…'.`
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.text[n.end] === ' ',
+    after: sticky(`[ \\t]{1,20}PIC(?:TURE)?[ \\t]{1,4}X\\([0-9]{1,4}\\)[ \\t]{1,4}VALUE[ \\t]{1,4}(?:${PAIR_VALUE})`),
+    from: 'name',
+  },
   // A YAML block scalar: `token: >` or `|`, the value on the lines below, each line one word of it.
   {
     rule: 'generic-assignment',
@@ -205,10 +213,10 @@ export const FORMS: readonly Form[] = [
   },
   // The literal written first: `if ("…" == password)`, `"…" !== my_private_key`.
   { rule: 'generic-assignment', find: comparedLiteral },
-  // A typed declaration: Go's `var dbPassword string = "…"`, `apiKey: string = "…"` (TypeScript, Kotlin), Rust's `&str`.
+  // A typed declaration: Go's `var dbPassword string = "…"`, `apiKey: string = "…"` (TypeScript, Kotlin), Rust's `&str`, Swift's `String!`.
   {
     rule: 'generic-assignment',
-    after: sticky(`[\\w.-]{0,40}(?:[ \\t]{1,4}|[ \\t]{0,4}:[ \\t]{0,4})(?:string|String|str|&(?:'static )?str|\\[\\]byte)\\??[ \\t]{0,4}=[ \\t]{0,4}(?:${QUOTED_VALUE})`),
+    after: sticky(`[\\w.-]{0,40}(?:[ \\t]{1,4}|[ \\t]{0,4}:[ \\t]{0,4})(?:string|String|str|&(?:'static )?str|\\[\\]byte|\\[\\]const u8)[?!]?[ \\t]{0,4}=[ \\t]{0,4}(?:${QUOTED_VALUE})`),
     from: 'word',
   },
   // `--db-password …`, `-storePassword …`; `--password-stdin` and `--token-file` take no secret.
@@ -219,20 +227,21 @@ export const FORMS: readonly Form[] = [
     from: 'name',
     accept: (s) => !s.startsWith('-'),
   },
-  // `<password>…</password>`, `<db:apiToken>…</db:apiToken>`.
+  // `<password>…</password>`, `<db:apiToken>…</db:apiToken>`, `<password><![CDATA[…]]></password>`.
   {
     rule: 'xml-secret',
     around: (n) => n.text[n.start - 1] === '<' || n.text[n.start - 1] === ':',
     before: /<(?:[\w.-]{1,40}:)?$/,
-    after: sticky(`(?:\\s[^<>]{0,200})?>([^<]{1,1000})</`),
+    after: sticky(`(?:\\s[^<>]{0,200})?>(?:<!\\[CDATA\\[((?:[^\\]]|\\](?!\\]>)){1,1000})\\]\\]>|([^<]{1,1000}))</`),
     from: 'name',
   },
   // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,
   // and .NET settings' nested value: `<setting name="SmtpPassword" serializeAs="String"><value>…</value>`.
   {
     rule: 'xml-secret',
-    around: (n) => isQuote(n.text[n.start - 1]),
-    before: /(?<![\w-])(?:key|name)=["']$/,
+    around: (n) => isQuote(n.text[n.start - 1]) || n.text[n.start - 1] === ':',
+    // The name may have a prefix: `<add key="ida:ClientSecret" value="…"/>`.
+    before: /(?<![\w-])(?:key|name)=["'](?:[\w.-]{1,40}:)?$/,
     after: sticky(`["'](?:\\s{1,20}value=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
     from: 'name',
   },
@@ -291,11 +300,11 @@ export const FORMS: readonly Form[] = [
     from: 'name',
     accept: looksGenerated,
   },
-  // An environment list entry: `- name: DB_PASSWORD` then `value: …` (Kubernetes, ECS, JSON).
+  // An environment list entry: `- name: DB_PASSWORD` then `value: …` (Kubernetes, ECS, JSON, a Terraform plan's `+ value = …`).
   {
     rule: 'generic-assignment',
     before: /(?<![\w-])name["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/,
-    after: sticky(`["']?[ \\t]{0,4},?[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,40}(?:-[ \\t]{1,4})?)?["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    after: sticky(`["']?[ \\t]{0,4},?[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,40}(?:[-+~][ \\t]{1,4})?)?["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'name',
   },
 ];

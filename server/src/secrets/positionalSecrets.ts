@@ -21,7 +21,7 @@ const CALLS: readonly Call[] = [
   {
     names: [
       'new\\s{1,4}(?:PDO|mysqli)', 'mysqli?_connect', 'DriverManager\\.getConnection', 'new\\s{1,4}Sequelize', '(?:pymysql|MySQLdb)\\.connect',
-      'ftp_login', 'ssh2_auth_password', 'ldap_bind', 'smtp\\.PlainAuth',
+      'ftp_login', 'ssh2_auth_password', 'ldap_bind', 'smtp\\.PlainAuth', 'DBI->connect',
       // .NET's LDAP entry `(path, user, password)`, in C# or PowerShell's `New-Object`.
       '(?:new|New-Object)\\s{1,4}(?:System\\.)?(?:DirectoryServices\\.)?DirectoryEntry',
     ],
@@ -32,7 +32,7 @@ const CALLS: readonly Call[] = [
   {
     names: [
       // A session's or connection's method: `smtp.login(user, "…")`, `conn.simple_bind_s(dn, "…")`, Go's `l.Bind(dn, "…")`.
-      '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', 'oci_connect', 'cx_Oracle\\.connect',
+      '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', 'httr::authenticate', 'oci_connect', 'cx_Oracle\\.connect',
       'new\\s{1,4}(?:NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
       'AwsBasicCredentials\\.create', 'credentials\\.NewStaticCredentials(?:Provider)?',
       '(?:new\\s{1,4})?Twilio(?:RestClient)?', 'TwilioClient\\.Init', 'twilio', 'Twilio::REST::Client\\.new', 'require\\(\\s{0,4}["\']twilio["\']\\s{0,4}\\)',
@@ -52,7 +52,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
  * other keywords start with (see KEYWORD_GATE).
  */
 export const POSITIONAL_KEYWORDS = [
-  'pdo(', 'sqli', 'sql_connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
+  'pdo(', 'sqli', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(',
 ];
@@ -103,6 +103,8 @@ function callArguments(text: string, from: number, count: number): Argument[] {
 }
 
 const WORD = /^(?:[a-z]+(?:[_-][a-z]+)*|[A-Z][a-z]+|[A-Z]+)$/;
+/** Google's app password as it is shown: four groups of four letters. */
+const APP_PASSWORD = /^[A-Za-z]{4}(?: [A-Za-z]{4}){3}$/;
 /** 16 small letters or more in no word's order (Gmail's app passwords): drawn, not a word. */
 const DRAWN_LETTERS = /^[a-z]{16,64}$/;
 
@@ -121,7 +123,7 @@ export function findPositionalSecrets(text: string): FoundSecret[] {
     if (!arg?.literal) continue;
     if (call.firstArgument && !call.firstArgument.test(text.slice(args[0]!.start, args[0]!.end))) continue;
     const value = text.slice(arg.literal.start, arg.literal.end);
-    if (/\s|\$\{/.test(value) || (WORD.test(value) && !(DRAWN_LETTERS.test(value) && entropy(value) >= 3.3)) || isPlaceholderValue(value) || namesASecret(value)) continue;
+    if ((/\s|\$\{/.test(value) && !APP_PASSWORD.test(value)) || (WORD.test(value) && !(DRAWN_LETTERS.test(value) && entropy(value) >= 3.3)) || isPlaceholderValue(value) || namesASecret(value)) continue;
     found.push({ start: arg.literal.start, end: arg.literal.end });
   }
   return found;

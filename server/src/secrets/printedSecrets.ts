@@ -28,6 +28,9 @@ const PRINTS_SECRET = [
   'az account get-access-token [^\\r\\n]*(?:tsv|accessToken)',
   'doppler secrets get [^\\r\\n]*--plain',
   'pass show ',
+  'az acr credential show [^\\r\\n]*(?:tsv|--query)',
+  // A key whose path names a secret: `consul kv get service/billing/psp_api_key`, `etcdctl get /app/db_password`.
+  '(?:consul kv get|etcdctl get) {1,4}[^\\s]*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)[^\\s]*(?: [^\\r\\n]*)?',
 ];
 
 /** The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`), its output's first line a single word. */
@@ -35,10 +38,23 @@ const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:${PRINTS_SE
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl get'];
+
+/**
+ * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
+ * `az cosmosdb keys list`): every base64 key in its output, up to the next prompt.
+ */
+const KEYS_LISTED = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?az [a-z -]{1,60}keys list[^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,40})/dg;
+const LISTED_KEY = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,100}={0,2}(?![A-Za-z0-9+/=])/g;
 
 export function findPrintedSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
+  KEYS_LISTED.lastIndex = text.includes('keys list') ? 0 : text.length;
+  for (let match = KEYS_LISTED.exec(text); match; match = KEYS_LISTED.exec(text)) {
+    const [outputStart] = match.indices![1]!;
+    LISTED_KEY.lastIndex = 0;
+    for (let key = LISTED_KEY.exec(match[1]!); key; key = LISTED_KEY.exec(match[1]!)) found.push({ start: outputStart + key.index, end: outputStart + key.index + key[0].length });
+  }
   for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2]] as const) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {

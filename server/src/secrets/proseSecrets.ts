@@ -17,6 +17,10 @@ import { isPlaceholderValue, looksGenerated } from './secretValues';
 const PROSE =
   /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
+/** A user and password told with spaces around their `/`: `the staging DB creds are app / …`. */
+const CREDS_WITH_SPACES =
+  /(?:creds|credentials|login)(?<![\w-](?:creds|credentials|login))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?(?::|[ \t]{1,2}(?:is|are|was))[ \t]{1,4}[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+
 /**
  * A password quoted after `is` or `was`: `the password is 'Secret123'`, `the password for user
  * 'postgres' is 'admin'`. The quotes mark the exact string to type, so a word counts too.
@@ -29,19 +33,55 @@ const QUOTED_PASSWORD =
  * says "is" (`lautet`, `est`, `es`, `は`, `是`, a colon of either width), then the value, which
  * must read as chosen or drawn (chosenOrDrawn): `Das Passwort … lautet Stag1ng-Berl!n`.
  */
-const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode'];
-const FOREIGN_PROSE = new RegExp(
-  `(?:${FOREIGN_WORDS.join('|')})[^\\r\\n.。!?]{0,60}?(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|är|on|is)(?=[ \\t])|は|是|为|為)[ \\t]{0,4}([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`,
-  'dgiu',
-);
+const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر'];
+const FOREIGN_VERBS = '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|är|on|is|to|là|هي|هو)(?=[ \\t])|は|是|为|為)';
+const VALUE = `([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`;
+/**
+ * Languages that put the value after the word with no verb between (Turkish `root şifresi …,`) or
+ * the verb after the value (Korean `API 키는 … 입니다`, Hindi `पासवर्ड … है`): the word, then the value.
+ */
+const VALUE_AFTER_WORDS = ['키는', '비밀번호는', '비밀번호', '암호는', 'şifresi', 'şifre', 'parolası', 'parola', 'पासवर्ड'];
+
+const startsWithAscii = (word: string) => /^[\x00-\x7f]/.test(word);
+
+/**
+ * The foreign forms for some of the words: those written in ASCII's letters and the others are
+ * two rules (secretRules.ts), each gated by what its words start with.
+ */
+function foreignFinder(ascii: boolean): (text: string) => FoundSecret[] {
+  const words = FOREIGN_WORDS.filter((word) => startsWithAscii(word) === ascii);
+  const after = VALUE_AFTER_WORDS.filter((word) => startsWithAscii(word) === ascii);
+  const verbAfter = new RegExp(`(?:${words.join('|')})[^\\r\\n.。!?]{0,60}?${FOREIGN_VERBS}[ \\t]{0,4}${VALUE}`, 'dgiu');
+  const valueAfter = new RegExp(`(?:${after.join('|')})[ \\t]{1,4}${VALUE}`, 'dgiu');
+  return (text) => {
+    const found: FoundSecret[] = [];
+    const lower = text.toLowerCase();
+    for (const [pattern, list] of [[verbAfter, words], [valueAfter, after]] as const) {
+      // The words first, by substring: a regex with `iu` reads text slowly.
+      pattern.lastIndex = list.some((word) => lower.includes(word)) ? 0 : text.length;
+      for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+        const value = match[1]!.replace(/[.,?:]+$/, '');
+        const start = match.indices![1]![0];
+        if (chosenOrDrawn(value)) found.push({ start, end: start + value.length });
+      }
+    }
+    return found;
+  };
+}
+
+const findAsciiForeignProse = foreignFinder(true);
+/** Prose in languages whose words for a password start outside ASCII: gated by those characters. */
+export const findForeignScriptSecrets = foreignFinder(false);
+
 // Whole words: a gate of `mot` would open on every `remote`.
-const FOREIGN_KEYWORDS = FOREIGN_WORDS.map((word) => (word.startsWith('clé') ? 'clé' : word));
+const FOREIGN_KEYWORDS = [...FOREIGN_WORDS.map((word) => (word.startsWith('clé') ? 'clé' : word)), ...VALUE_AFTER_WORDS];
 
 /** A value that reads as a password someone chose (three of: small letters, capitals, digits, symbols) or as drawn. */
 function chosenOrDrawn(value: string): boolean {
   if (value.includes('/') || isPlaceholderValue(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
-  return (value.length >= 8 && classes >= 3) || looksGenerated(value);
+  // Capitals and small letters in no word's order (`PYOFMoTitGDw`) are drawn too.
+  return (value.length >= 8 && (classes >= 3 || (classes === 2 && /[a-z]/.test(value) && /[A-Z]/.test(value) && !WORD_SHAPE.test(value)))) || looksGenerated(value);
 }
 
 /** Words joined by `_`, `-` or `.` with numbers (`v2_migration_2024`, `release-1.4`): written, not drawn. */
@@ -50,7 +90,14 @@ const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/
 const WORD_SHAPE = /^(?:[a-z]+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)$/;
 const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 
-export const PROSE_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+/**
+ * The rule's gates: its words that start with a letter of ASCII, and the first characters of
+ * the others (a keyword starting with a character no other keyword starts with slows the scan
+ * every text gets: secretPatterns.ts), which a text of ASCII alone is known not to hold.
+ */
+export const PROSE_KEYWORDS = ALL_KEYWORDS.filter((word) => /^[\x00-\x7f]/.test(word));
+export const PROSE_CHARACTERS = [...new Set(ALL_KEYWORDS.filter((word) => !/^[\x00-\x7f]/.test(word)).flatMap((word) => [word[0]!, word[0]!.toUpperCase()]))].join('');
 
 export function findProseSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
@@ -69,11 +116,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
     } else if (value.includes('/') || WRITTEN.test(value) || !looksGenerated(value)) continue;
     found.push({ start, end: start + secret.length });
   }
-  FOREIGN_PROSE.lastIndex = 0;
-  for (let match = FOREIGN_PROSE.exec(text); match; match = FOREIGN_PROSE.exec(text)) {
-    const value = match[1]!.replace(/[.,?:]+$/, '');
+  found.push(...findAsciiForeignProse(text));
+  CREDS_WITH_SPACES.lastIndex = text.includes(' / ') ? 0 : text.length;
+  for (let match = CREDS_WITH_SPACES.exec(text); match; match = CREDS_WITH_SPACES.exec(text)) {
+    const value = match[1]!.replace(/[.!?:]+$/, '');
     const start = match.indices![1]![0];
-    if (chosenOrDrawn(value)) found.push({ start, end: start + value.length });
+    if (value.length >= 6 && !value.includes('/') && !WORD_SHAPE.test(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
   }
   QUOTED_PASSWORD.lastIndex = 0;
   for (let match = QUOTED_PASSWORD.exec(text); match; match = QUOTED_PASSWORD.exec(text)) {

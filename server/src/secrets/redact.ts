@@ -7,6 +7,7 @@ import {
   type SecretRule,
   type SecretSpan,
 } from './secretRules';
+import { joinContinuedLines } from './continuedLines';
 import { recordGateScan } from './secretPatterns';
 import { holdsGeneratedSecret, holdsSecret, isFilledIn, isHighEntropy, isPlaceholderToken, isPlaceholderValue, namesASecret } from './secretValues';
 import { TOKEN_RULES } from './tokenRules';
@@ -177,6 +178,14 @@ export function redactSecrets(text: string, userPatterns: readonly RegExp[] = []
   const candidates: Candidate[] = [];
   for (const { rule, priority } of rulesFor(text)) {
     for (const found of ruleSpans(rule, text)) candidates.push({ start: found.start, end: found.end, priority, rule: found.rule ?? rule.id });
+  }
+  // The same rules over the lines joined as their program reads them; a span there is redacted here.
+  for (const joined of joinContinuedLines(text)) {
+    for (const { rule, priority } of rulesFor(joined.text)) {
+      for (const found of ruleSpans(rule, joined.text)) {
+        candidates.push({ start: joined.original(found.start), end: joined.original(found.end - 1) + 1, priority, rule: found.rule ?? rule.id });
+      }
+    }
   }
   for (const userPattern of userPatterns) {
     const pattern = userPattern.global ? userPattern : new RegExp(userPattern.source, `${userPattern.flags}g`);

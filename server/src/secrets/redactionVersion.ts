@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = 'ede95d3b0c5ad4ab';
+export const REDACTION_FINGERPRINT = 'a74878e4408fd346';

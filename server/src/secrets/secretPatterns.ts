@@ -32,6 +32,11 @@ const SENSITIVE_WORDS = [
   // Letters first, then the look-behind: see WEAK_KEYWORD.
   `${anyCase('pass')}(?<![A-Za-z]....)|Pass(?<=[a-z]Pass)(?![a-z])`,
   anyCase('pwd'),
+  // Short forms earlybird's keyword list knows: `pw=`, `db_pw`, `pword`, `passwrd`; `pw` starts a word.
+  // Not a longer word's start either (`pwClock`), nor a part of a CSS name (Playwright's `x-pw-tool-item`).
+  `(?:pw(?![A-Za-z-])|PW(?![A-Z-]))(?<![A-Za-z]..)|Pw(?<=[a-z]Pw)(?![A-Za-z-])`,
+  anyCase('pword'),
+  anyCase('passwrd'),
   // Redis's `requirepass` and `masterauth`: one word, where `pass` alone must start one.
   anyCase('requirepass'),
   anyCase('secrets'),
@@ -63,8 +68,8 @@ export const WEAK_KEYWORD =
   '|(?:key|Key|KEY)[12](?<![A-Za-z]....)(?![\\w])' +
   // A personal access token: `AZURE_DEVOPS_EXT_PAT`, `gitlab_pat`, `githubPat`.
   '|[_-](?:PAT|pat)(?![A-Za-z])|Pat(?<=[a-z]Pat)(?![a-z])' +
-  // Credentials, alone or ending a name: `creds = …`, `"credentials": "…"`, `DB_CREDS`.
-  '|[Cc]red(?:ential)?s(?![a-z])|CRED(?:ENTIAL)?S(?![A-Z]))';
+  // Credentials, alone or ending a name: `creds = …`, `"credentials": "…"`, `DB_CREDS`, `credential="…"`.
+  '|[Cc]red(?:ential)?s?(?![a-z])|CRED(?:ENTIAL)?S?(?![A-Z]))';
 
 /**
  * Lowercase strings at least one of which is in every match of KEYWORD and WEAK_KEYWORD (the
@@ -74,7 +79,7 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pwd', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pw', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its

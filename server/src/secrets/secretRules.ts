@@ -1,11 +1,12 @@
 import { BARE_TOKEN_CHARACTERS, findBareTokens } from './bareTokens';
 import { COMMAND_LINE_RULES } from './commandLineRules';
+import { CONFIG_FILE_RULES, findTableSecrets } from './configFileSecrets';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
 import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
-import { findProseSecrets, PROSE_KEYWORDS } from './proseSecrets';
+import { findForeignScriptSecrets, findProseSecrets, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN, TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
@@ -73,9 +74,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'truncated-token', find: findTruncatedTokens, gate: { characters: '…' } },
   ...COMMAND_LINE_RULES,
   ...CREDENTIAL_SYNTAX_RULES,
+  ...CONFIG_FILE_RULES,
+  { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
+  { id: 'prose-secret', find: findForeignScriptSecrets, gate: { characters: PROSE_CHARACTERS } },
   { id: 'printed-secret', find: findPrintedSecrets, gate: { keywords: PRINTED_SECRET_KEYWORDS } },
   // Last: a value found by a rule above is named by it.
   { id: 'high-entropy-string', find: findBareTokens, gate: { characters: BARE_TOKEN_CHARACTERS } },

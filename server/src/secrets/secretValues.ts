@@ -59,7 +59,7 @@ const LOOKUP_QUALIFIERS = new Set([
 ]);
 
 /** The last words of a key name that hold a secret only when its value looks generated (WEAK_KEYWORD). */
-const WEAK_LAST_WORDS = new Set(['key', 'pat', 'creds', 'credentials']);
+const WEAK_LAST_WORDS = new Set(['key', 'pat', 'cred', 'creds', 'credential', 'credentials']);
 
 /**
  * A key whose value is a secret when it looks generated (WEAK_KEYWORD): `key`, `pat` or
@@ -133,6 +133,10 @@ export function isPlaceholderValue(value: string): boolean {
     /^(?:ENC\[AES256_GCM,|ENC\(|\$ANSIBLE_VAULT;)/.test(v) ||
     /(?:xxxx|XXXX)$/.test(v) ||
     /^(?:your|my)[_-]/i.test(v) ||
+    // A query's or a command's parameter: `password=@password`, `:password`.
+    /^[@:][A-Za-z_]{1,60}$/.test(v) ||
+    // Google Authenticator's documented example seed.
+    v === 'JBSWY3DPEHPK3PXP' ||
     // `YOURPASSWROD`, `YourApiKey`: what to write there, in letters alone.
     /^(?:YOUR[A-Z]{4,}|Your[A-Z][A-Za-z]{3,})$/.test(v) ||
     /^(?:my|your)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|key)$/i.test(v) ||
@@ -190,7 +194,12 @@ export function namesASecret(value: string): boolean {
     // An HTTP header's name: words or capitals joined by `-` (`X-Acme-Api-Key`, `X-B3-TraceId`); a digit inside a word (`Qu4ntum-Leap`) is a password's.
     /^(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]*)(?:-(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]*))+$/.test(value) ||
     // A path, or a Rails route's `controller#action` (`cms/sites/passwords#update`).
-    /^\/?[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+\/?(?:#[a-z_]+)?$/.test(value) ||
+    /^\/?[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+\/?(?:#[a-z_]+|:[a-z_]+)?$/.test(value) ||
+    // A file's path (`/foo/bar/Password.js`).
+    /^\/?(?:[\w.-]+\/)+[\w-]+\.[a-z]{1,5}$/.test(value) ||
+    // A label that names a secret in words (`"Authorization Token"`), and Azure's Key Vault reference.
+    (/^[A-Za-z]+(?: [A-Za-z]+){1,5}$/.test(value) && isSensitiveKeyName(value.replace(/ /g, '_'))) ||
+    /^@Microsoft\.KeyVault\(/.test(value) ||
     // A CSS selector (`#add-password`, `.reset-password`) and a host name (`….apps.googleusercontent.com`, a public OAuth client id).
     /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
     /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
@@ -262,6 +271,11 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
+  // A type after a colon, its value after `=`: Swift's `var txtFieldPassword: UITextField! = nil`.
+  if (!quoted && /:[ \t]{0,4}$/.test(text.slice(Math.max(0, start - 5), start)) && /^[ \t]{0,4}=(?!=)/.test(text.slice(end, end + 6))) return false;
+  // A translation of the word (`"Password": "Lösenord"`, `"secret": "&#12497;&#12473;…"`): i18n files.
+  if (/^\p{Lu}?\p{Ll}+$/u.test(secret) && /[^\x00-\x7f]/.test(secret)) return false;
+  if (/^(?:&#[0-9]{2,6};?){2,}$/.test(secret)) return false;
   if (quoted && joinsLiterals(secret, text, end)) return false;
   // psql's variable, spliced in quoted: `WITH PASSWORD :'ro_password'`.
   if (/\s:['"]$/.test(text.slice(Math.max(0, start - 3), start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;

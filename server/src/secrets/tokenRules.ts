@@ -1,5 +1,5 @@
 import { anyCasePrefix, ASSIGNED, token } from './secretPatterns';
-import type { FoundSecret, PatternRule } from './secretRules';
+import type { FoundSecret, PatternRule, ScanRule } from './secretRules';
 import { readsAsWords } from './secretValues';
 
 const ASSIGNED_TO = `${ASSIGNED}["']?`;
@@ -10,7 +10,40 @@ const ASSIGNED_TO = `${ASSIGNED}["']?`;
  * that is one long run of token characters (`ghp_` and 36 more) is gated by that run, not by a
  * keyword: every keyword slows the scan all text gets, and few texts hold such a run.
  */
-export const TOKEN_RULES: readonly PatternRule[] = [
+/**
+ * Azure's identifiable keys (microsoft/security-utilities): a service's signature at a fixed place
+ * of a base64 key, 64 bytes (storage `+ASt`, Batch `+ABa`, ML `+AMC`, Cosmos `ACDb`, API Management
+ * `APIM`), 32 bytes (Relay `+ARm`, Event Hub `+AEh`, Service Bus `+ASb`, IoT `AIoT`, Redis `AzCa`,
+ * Event Grid `AZEG`), or 39 bytes (Container Registry `+ACR`). The signature is looked for first,
+ * the key's length then read back from it: a regex that starts with 76 base64 characters is
+ * tried at every character.
+ */
+// Two regexes, each starting with one character: V8 then skips to it rather than trying every place.
+const PLUS_SIGNATURE = /\+A(?:St|Ba|MC|Rm|Eh|Sb|CR)/g;
+const LETTER_SIGNATURE = /A(?:CDb|PIM|IoT|zCa|ZEG)/g;
+const LONG_KEY_SIGNATURES = new Set(['+ASt', '+ABa', '+AMC', 'ACDb', 'APIM']);
+
+function isBase64Character(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+}
+
+const findIdentifiableKeys = (signatures: RegExp) => (text: string): FoundSecret[] => {
+  const found: FoundSecret[] = [];
+  signatures.lastIndex = 0;
+  for (let match = signatures.exec(text); match; match = signatures.exec(text)) {
+    const signature = match[0];
+    const [before, after] = LONG_KEY_SIGNATURES.has(signature) ? [76, /^[A-Za-z0-9+/]{5}[AQgw]==(?![A-Za-z0-9+/=])/] : signature === '+ACR' ? [42, /^[A-Za-z0-9+/]{6}(?![A-Za-z0-9+/=])/] : [33, /^[A-Za-z0-9+/]{6}=(?![A-Za-z0-9+/=])/];
+    const start = match.index - before;
+    if (start < 0 || (start > 0 && isBase64Character(text.charCodeAt(start - 1)))) continue;
+    let ok = true;
+    for (let at = start; at < match.index && ok; at++) ok = isBase64Character(text.charCodeAt(at));
+    const tail = ok ? after.exec(text.slice(match.index + 4, match.index + 4 + 12)) : null;
+    if (tail) found.push({ start, end: match.index + 4 + tail[0].length });
+  }
+  return found;
+};
+
+export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   {
     id: 'aws-access-token',
     pattern: token('(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}', 'A-Za-z0-9'),
@@ -36,6 +69,22 @@ export const TOKEN_RULES: readonly PatternRule[] = [
   { id: 'azure-ir-key', pattern: /IR@[0-9a-f-]{36}@[\w-]{1,100}@[a-z]{1,10}@[A-Za-z0-9+/]{40,60}={0,2}/dg, gate: { keywords: ['ir@'] } },
   // An AWS session token: every one starts with the same encoded bytes.
   { id: 'aws-session-token', pattern: token('IQoJb3JpZ2luX2Vj[A-Za-z0-9+/]{100,4000}={0,2}', 'A-Za-z0-9+/='), gate: { keywords: ['iqojb3jpz2lux2vj'] } },
+  // Functions' `AzFu` and Cognitive Search's `AzSe` keys, of letters and digits: see findIdentifiableKeys for the others.
+  { id: 'azure-identifiable-key', find: findIdentifiableKeys(PLUS_SIGNATURE), gate: { characters: '+' } },
+  { id: 'azure-identifiable-key', find: findIdentifiableKeys(LETTER_SIGNATURE), gate: { keywords: ['acdb', 'apim', 'aiot', 'azca', 'azeg'] } },
+  {
+    id: 'azure-identifiable-key',
+    // After a `=` too: a Functions key is most often a URL's `code=…`.
+    pattern: /(?<![A-Za-z0-9_-])(?:[A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5}[AQgw]==|[A-Za-z0-9]{42}AzSe[A-D][A-Za-z0-9]{5})(?![A-Za-z0-9_=-])/dg,
+    gate: { keywords: ['azfu', 'azse'] },
+  },
+  // A PKCS#12 bundle (a .pfx, with its private key) in base64: its DER header is always the same.
+  { id: 'pfx-bundle', pattern: token('MII[A-Za-z0-9+/]{2}QIBAzCC[A-Za-z0-9+/]{100,40000}={0,2}', 'A-Za-z0-9+/='), gate: { keywords: ['ibazcc'] } },
+  { id: 'openrouter-api-key', pattern: token('sk-or-v1-[a-f0-9]{64}'), gate: { keywords: ['sk-or-v1-'] } },
+  // A Firebase Cloud Messaging server key: the project's number encoded, `:APA91b`, then ~134 more.
+  { id: 'fcm-server-key', pattern: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{120,160}/dg, gate: { keywords: ['apa91b'] } },
+  // `aws configure` asking for the key, and the answer typed after it.
+  { id: 'aws-secret-access-key', pattern: /AWS Secret Access Key \[[^\]\r\n]{0,40}\]:[ \t]{0,4}([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/dg, gate: { keywords: ['aws secret access key ['] } },
   // Three characters, a digit, `Q~`, then 31 to 34 more: Entra ID (Azure AD) client secrets.
   { id: 'azure-ad-client-secret', pattern: token('[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}', 'A-Za-z0-9_~.-'), gate: { keywords: ['q~'] } },
   { id: 'github-pat', pattern: token('ghp_[A-Za-z0-9]{36,255}'), gate: { tokenRun: 40 } },
@@ -185,7 +234,7 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['gitlab-runner-registration-token', 'GR1348941[A-Za-z0-9_-]{20,50}'],
   ['gitlab-token', 'glffct-[A-Za-z0-9_-]{20,60}'],
   ['grafana-token', 'glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,400}={0,3}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}'],
-  ['new-relic-key', 'NR(?:AK|II|JS)-[A-Za-z0-9]{19,32}'],
+  ['new-relic-key', 'NR(?:AK|II|JS|IQ|AA)-[A-Za-z0-9_]{19,32}'],
   ['postman-api-token', 'PMAK-[a-f0-9]{24}-[a-f0-9]{34}'],
   ['sentry-token', 'sntry[us]_[A-Za-z0-9+/=_]{64,400}'],
   // Service tokens name their config: `dp.st.prd.…`.

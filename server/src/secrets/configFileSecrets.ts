@@ -1,0 +1,109 @@
+import type { FoundSecret, PatternRule } from './secretRules';
+import { isPlaceholderValue } from './secretValues';
+
+/**
+ * Passwords in configuration files whose syntax marks them by position or directive rather than
+ * by a key name and an operator: Redis' `requirepass`, HAProxy's `insecure-password`, keepalived's
+ * `auth_pass`, Net-SNMP's `createUser`, cloud-init's `chpasswd` list, a Hardhat network's
+ * `accounts`, a PuTTY key's private lines, a Markdown table's password column, a Basic
+ * credential under any header's name, an app password of four groups of four.
+ */
+
+const accept = (secret: string) => !isPlaceholderValue(secret);
+
+export const CONFIG_FILE_RULES: readonly PatternRule[] = [
+  // Values of a line's directive, with no operator; short ones too (keepalived's is at most 8).
+  {
+    id: 'config-password',
+    pattern: /(?:^|\n)[ \t]*(?:requirepass|masterauth|auth_pass)[ \t]{1,20}(?:"([^"\r\n]{1,1000})"|([^\s"]{1,1000}))/dg,
+    gate: { keywords: ['pass', 'masterauth'] },
+    accept,
+  },
+  { id: 'config-password', pattern: /(?<![\w-])(?:user|group)[ \t]{1,4}\S{1,100}[ \t]{1,4}insecure-password[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['insecure-password'] }, accept },
+  // Net-SNMP's `createUser name SHA "auth pass phrase" AES "privacy pass phrase"`: both.
+  {
+    id: 'config-password',
+    pattern: /(?<![\w-])createUser[ \t]{1,4}(?:-e[ \t]{1,4}\S{1,100}[ \t]{1,4})?\S{1,100}[ \t]{1,4}(?:MD5|SHA[\w-]{0,8})[ \t]{1,4}(?:"([^"\r\n]{1,1000})"|(\S{1,1000}))/dg,
+    gate: { keywords: ['createuser'] },
+    accept,
+  },
+  {
+    id: 'config-password',
+    pattern: /(?<![\w-])createUser[ \t][^\r\n]{1,300}?[ \t](?:AES|DES)[\w-]{0,8}[ \t]{1,4}(?:"([^"\r\n]{1,1000})"|(\S{1,1000}))/dg,
+    gate: { keywords: ['createuser'] },
+    accept,
+  },
+  // cloud-init: `chpasswd:` then `list: |` (or `users:`) and `user:password` lines below.
+  { id: 'config-password', pattern: /chpasswd:[\s\S]{0,200}?\n[ \t]{2,40}(?:-[ \t]{1,4})?[\w.-]{1,64}:(?!\s)([^\s:]{1,1000})(?=[ \t]*\r?\n|$)/dg, gate: { keywords: ['chpasswd'] }, accept },
+  // Hardhat's and Foundry's networks: `accounts: ["0x…"]`, the deployer's private key.
+  { id: 'ethereum-private-key', pattern: /accounts["']?[ \t]{0,4}:[ \t]{0,4}\[[ \t]{0,4}["'](?:0x)?([0-9a-fA-F]{64})["']/dg, gate: { keywords: ['accounts'] } },
+  // A PuTTY key file's private part: `Private-Lines: N` and N lines of base64.
+  { id: 'putty-private-key', pattern: /Private-Lines:[ \t]{0,4}[0-9]{1,4}\r?\n((?:[A-Za-z0-9+/=]{1,64}\r?\n?){1,200})/dg, gate: { keywords: ['private-lines'] } },
+  // `Basic` and base64 of `user:password`, under whatever header (`X-Upstream-Auth: Basic …`).
+  {
+    id: 'basic-credentials',
+    pattern: /(?<![\w-])(?:Basic|basic|BASIC)[ \t]{1,4}([A-Za-z0-9+/]{8,1000}={0,2})(?![\w+/=-])/dg,
+    gate: { keywords: ['basic '] },
+    accept: (secret) => {
+      const decoded = Buffer.from(secret, 'base64').toString('latin1');
+      const colon = decoded.indexOf(':');
+      return /^[\x20-\x7e]+$/.test(decoded) && colon > 0 && colon < decoded.length - 1 && !isPlaceholderValue(decoded.slice(colon + 1));
+    },
+  },
+  // An app password (Google's): four groups of four letters after a password's name.
+  {
+    id: 'app-password',
+    pattern: /(?:password|passwd|pass|pwd)["']?(?:[ \t]{0,20}[:=,][ \t]{0,4}|[ \t]{1,20})["']?([A-Za-z]{4} [A-Za-z]{4} [A-Za-z]{4} [A-Za-z]{4})(?![A-Za-z])/dgi,
+    gate: { keywords: ['pass', 'pwd'] },
+  },
+];
+
+/**
+ * A Markdown table's column headed as a password, secret, token or key: each row's cell there,
+ * unless it is left empty, says where the secret is (`see vault`) or stands for one.
+ */
+export function findTableSecrets(text: string): FoundSecret[] {
+  if (!text.includes('---') || !/\|[ \t]{0,4}:?-{3}/.test(text)) return [];
+  const found: FoundSecret[] = [];
+  const lines = text.split('\n');
+  let offset = 0;
+  let column = -1;
+  let sawSeparator = false;
+  for (const line of lines) {
+    const start = offset;
+    offset += line.length + 1;
+    if (!line.trimStart().startsWith('|')) {
+      column = -1;
+      sawSeparator = false;
+      continue;
+    }
+    const cells = cellsOf(line, start);
+    if (column < 0) {
+      column = cells.findIndex((cell) => /^(?:passwords?|passwd|pwd|pass|secrets?|tokens?|api[ _-]?keys?|keys?)$/i.test(cell.text));
+      continue;
+    }
+    if (!sawSeparator) {
+      sawSeparator = cells.every((cell) => /^:?-{3,}:?$/.test(cell.text));
+      if (!sawSeparator) column = -1;
+      continue;
+    }
+    const cell = cells[column];
+    if (cell && cell.text.length >= 4 && !/\s/.test(cell.text) && !isPlaceholderValue(cell.text) && !/^`?\$/.test(cell.text)) found.push({ start: cell.start, end: cell.start + cell.text.length });
+  }
+  return found;
+}
+
+function cellsOf(line: string, lineStart: number): { text: string; start: number }[] {
+  const cells: { text: string; start: number }[] = [];
+  let at = line.indexOf('|') + 1;
+  while (at > 0 && at < line.length) {
+    const next = line.indexOf('|', at);
+    const end = next < 0 ? line.length : next;
+    const raw = line.slice(at, end);
+    const lead = raw.length - raw.trimStart().length;
+    cells.push({ text: raw.trim(), start: lineStart + at + lead });
+    if (next < 0) break;
+    at = next + 1;
+  }
+  return cells;
+}

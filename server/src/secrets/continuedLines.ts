@@ -1,0 +1,91 @@
+/**
+ * Text as the program that reads it sees it, where a secret is written in pieces: a command
+ * continued over lines (`\` in shells, a backtick in PowerShell, `^` in cmd: `--password \` then
+ * the value), a string literal cut in two and concatenated (`'sk_live_' +` then `'…'`), a
+ * quoted-printable line broken with `=`. The rules read the joined text too; what they find there
+ * is redacted in the text as written.
+ */
+export interface JoinedLines {
+  readonly text: string;
+  /** The position in the original text of a position in the joined one. */
+  readonly original: (joined: number) => number;
+}
+
+// A space, the continuation character, the line break and the next line's indentation become
+// one space (a backtick or `\` glued to a word ends a Markdown fence or a C macro's line).
+const CONTINUATION = /[ \t][\\`^]\r?\n[ \t]*/g;
+// A literal's closing quote, the `+` and the next literal's opening quote are dropped.
+const CONCATENATION = /(["'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1/g;
+const SOFT_BREAK = /=\r?\n/g;
+const ANY_JOIN = /[\\`^]\r?\n|["'][ \t]?\+|uoted-printable|UOTED-PRINTABLE/;
+
+interface Join {
+  readonly index: number;
+  readonly length: number;
+  readonly replacement: string;
+}
+
+function joinsOf(pattern: RegExp, text: string, replacement: string, joins: Join[]): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) joins.push({ index: match.index, length: match[0].length, replacement });
+}
+
+/**
+ * The lines around each place joined, joined (a few lines, not the whole text: the rules read
+ * them again), or none when nothing is to be joined (most text).
+ */
+export function joinContinuedLines(text: string): JoinedLines[] {
+  const joins: Join[] = [];
+  // One pass tells whether any is there (most text holds none); then each is looked for.
+  if (!ANY_JOIN.test(text)) return [];
+  joinsOf(CONTINUATION, text, ' ', joins);
+  joinsOf(CONCATENATION, text, '', joins);
+  if (/uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
+  if (joins.length === 0) return [];
+  joins.sort((a, b) => a.index - b.index);
+  const pieces: JoinedLines[] = [];
+  for (let first = 0; first < joins.length; ) {
+    // From the start of the first join's line to the end of the line the last one leads onto.
+    const from = text.lastIndexOf('\n', joins[first]!.index - 1) + 1;
+    let last = first;
+    let to = lineEnd(text, joins[last]!);
+    while (last + 1 < joins.length && joins[last + 1]!.index <= to) to = lineEnd(text, joins[++last]!);
+    pieces.push(joined(text, from, to, joins.slice(first, last + 1)));
+    first = last + 1;
+  }
+  return pieces;
+}
+
+function lineEnd(text: string, join: Join): number {
+  const end = text.indexOf('\n', join.index + join.length);
+  return end < 0 ? text.length : end;
+}
+
+function joined(text: string, from: number, to: number, joins: readonly Join[]): JoinedLines {
+  // Where each joined stretch starts, in both texts.
+  const joinedStarts: number[] = [0];
+  const originalStarts: number[] = [from];
+  const parts: string[] = [];
+  let copied = from;
+  let joinedLength = 0;
+  for (const join of joins) {
+    if (join.index < copied) continue;
+    parts.push(text.slice(copied, join.index), join.replacement);
+    joinedLength += join.index - copied + join.replacement.length;
+    copied = join.index + join.length;
+    joinedStarts.push(joinedLength);
+    originalStarts.push(copied);
+  }
+  parts.push(text.slice(copied, to));
+  const original = (position: number): number => {
+    let low = 0;
+    let high = joinedStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (joinedStarts[mid]! <= position) low = mid;
+      else high = mid - 1;
+    }
+    return originalStarts[low]! + (position - joinedStarts[low]!);
+  };
+  return { text: parts.join(''), original };
+}
