@@ -34,6 +34,7 @@ const CASES: readonly SecretCase[] = [
   ...loadSecretSet('heldout-7'),
   ...loadSecretSet('heldout-8'),
   ...loadSecretSet('heldout-9'),
+  ...loadSecretSet('heldout-10'),
   CONTROL,
 ];
 const SECRETS = CASES.filter((c) => c.secret !== null);

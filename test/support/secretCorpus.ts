@@ -19,7 +19,7 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8' | 'heldout-9';
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8' | 'heldout-9' | 'heldout-10';
 
 /**
  * First runs of the held-out rounds, before anything was tuned on them (README): the secrets
@@ -88,6 +88,15 @@ export const FIRST_RUNS = {
       'b014', 'b015', 'b016', 'b017', 'b019', 'b021', 'b022', 'b039', 'b057', 'b070',
     ],
   },
+  'heldout-10': {
+    stored: [
+      'j007', 'j017', 'j047', 'j048', 'j054', 'j055', 'j056', 'j058', 'j059', 'j060', 'j063', 'j084', 'j101', 'j111', 'j134', 'j144', 'j146', 'j155', 'j164', 'j183',
+      'j186',
+    ],
+    lookAlikesRedacted: [
+      'o004', 'o009', 'o021', 'o023', 'o025', 'o028', 'o032', 'o035', 'o045', 'o068', 'o083',
+    ],
+  },
 } as const;
 
 /**
@@ -102,6 +111,9 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'e001', 'e003', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'i030', 'e082', 'e114', 'e133', 'e135', 'e137',
   'e173', 'e175', 'e178', 'i054',
   'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
+  'j007', 'j017', 'j047', 'j048', 'j054', 'j055', 'j056', 'j058', 'j059', 'j060', 'j063', 'j084', 'j101', 'j111', 'j134', 'j144', 'j146', 'j155', 'j164', 'j183',
+  'j186',
+  'o004', 'o009', 'o021', 'o023', 'o025', 'o028', 'o032', 'o035', 'o045', 'o068', 'o083',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = 'a74878e4408fd346';
+export const REDACTION_FINGERPRINT = '9d2bf791d9bba7cb';
