@@ -95,6 +95,7 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['ipmitool'], `${program('ipmitool')}${REST_OF_COMMAND} -P {1,4}(?:${ARGUMENT_VALUE})`],
   [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -A {1,4}(?:${ARGUMENT_VALUE})`],
   [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -X {1,4}(?:${ARGUMENT_VALUE})`],
+  [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['mkstore'], `${program('mkstore')}${REST_OF_COMMAND} -(?:create|modify)Credential {1,4}${WORD} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   [['sudo', 'stdin', 'chpasswd'], `(?:${SUDO_S}|--password-stdin|--stdin|chpasswd)[^\\r\\n;&|<]{0,200}? {0,4}<<< {0,4}(?:${ARGUMENT_VALUE})`],
 ];

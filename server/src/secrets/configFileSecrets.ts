@@ -50,6 +50,12 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
       return /^[\x20-\x7e]+$/.test(decoded) && colon > 0 && colon < decoded.length - 1 && !isPlaceholderValue(decoded.slice(colon + 1));
     },
   },
+  // Consul's ACL tokens in its agent configuration: `tokens { initial_management = "<uuid>" … }`.
+  {
+    id: 'config-password',
+    pattern: /(?<![\w-])tokens[ \t]{0,4}=?[ \t]{0,4}\{[^{}]{0,2000}?(?<![\w-])[a-z_]{1,40}[ \t]{0,4}=[ \t]{0,4}"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/dg,
+    gate: { keywords: ['token'] },
+  },
   // An app password (Google's): four groups of four letters after a password's name.
   {
     id: 'app-password',
@@ -58,11 +64,44 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   },
 ];
 
+const SECRET_HEADER = /^(?:passwords?|passwd|pwd|pass|secrets?|tokens?|api[ _-]?keys?|keys?|secret access key|secret key|client secret)$/i;
+
 /**
- * A Markdown table's column headed as a password, secret, token or key: each row's cell there,
- * unless it is left empty, says where the secret is (`see vault`) or stands for one.
+ * A Markdown table's or a CSV file's column headed as a password, secret, token or key (AWS's
+ * `Access key ID,Secret access key`): each row's cell there, unless it is left empty, says where
+ * the secret is (`see vault`) or stands for one.
  */
 export function findTableSecrets(text: string): FoundSecret[] {
+  return [...markdownTableSecrets(text), ...csvSecrets(text)];
+}
+
+const CSV_HEADER = /^[A-Za-z][A-Za-z0-9 _-]{0,40}(?:,[A-Za-z][A-Za-z0-9 _-]{0,40}){1,20}$/;
+const CSV_SECRET_HEADER = /^(?:secret access key|secret key|client secret|passwords?|passwd|secrets?|tokens?|api[ _-]?keys?|access tokens?)$/i;
+
+function csvSecrets(text: string): FoundSecret[] {
+  if (!text.includes(',')) return [];
+  const found: FoundSecret[] = [];
+  let header: string[] | null = null;
+  let column = -1;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    const cells = line.replace(/\r$/, '').split(',');
+    if (header && cells.length === header.length) {
+      const start = offset + cells.slice(0, column).reduce((n, cell) => n + cell.length + 1, 0);
+      const cell = cells[column]!.replace(/^"|"$/g, '');
+      const lead = cells[column]!.startsWith('"') ? 1 : 0;
+      if (cell.length >= 8 && !/\s/.test(cell) && !isPlaceholderValue(cell)) found.push({ start: start + lead, end: start + lead + cell.length });
+    } else if (CSV_HEADER.test(line.replace(/\r$/, ''))) {
+      // A header: a line of names only, one of them a secret's column (not a bare `key`: code's argument lists have those).
+      column = cells.findIndex((name) => CSV_SECRET_HEADER.test(name.trim()));
+      header = column >= 0 ? cells : null;
+    } else header = null;
+    offset += line.length + 1;
+  }
+  return found;
+}
+
+function markdownTableSecrets(text: string): FoundSecret[] {
   if (!text.includes('---') || !/\|[ \t]{0,4}:?-{3}/.test(text)) return [];
   const found: FoundSecret[] = [];
   const lines = text.split('\n');
@@ -79,7 +118,7 @@ export function findTableSecrets(text: string): FoundSecret[] {
     }
     const cells = cellsOf(line, start);
     if (column < 0) {
-      column = cells.findIndex((cell) => /^(?:passwords?|passwd|pwd|pass|secrets?|tokens?|api[ _-]?keys?|keys?)$/i.test(cell.text));
+      column = cells.findIndex((cell) => SECRET_HEADER.test(cell.text));
       continue;
     }
     if (!sawSeparator) {

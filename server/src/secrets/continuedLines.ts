@@ -17,7 +17,29 @@ const CONTINUATION = /[ \t][\\`^]\r?\n[ \t]*/g;
 // A literal's closing quote, the `+` and the next literal's opening quote are dropped.
 const CONCATENATION = /(["'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1/g;
 const SOFT_BREAK = /=\r?\n/g;
-const ANY_JOIN = /[\\`^]\r?\n|["'][ \t]?\+|uoted-printable|UOTED-PRINTABLE/;
+/*
+ * Whether a text has any: each line break, or `+`, looked at where indexOf finds it (a search for
+ * one character is the fastest scan there is; most text holds no join, and a regex that could
+ * start at any character costs redaction ~7 %).
+ */
+function continues(text: string): boolean {
+  for (let at = text.indexOf('\n'); at > 0; at = text.indexOf('\n', at + 1)) {
+    const end = text.charCodeAt(at - 1) === 13 ? at - 1 : at;
+    const c = text.charCodeAt(end - 1);
+    if ((c === 92 || c === 96 || c === 94) && end >= 2 && (text.charCodeAt(end - 2) === 32 || text.charCodeAt(end - 2) === 9)) return true;
+  }
+  return false;
+}
+
+function concatenates(text: string): boolean {
+  for (let at = text.indexOf('+'); at > 0; at = text.indexOf('+', at + 1)) {
+    let before = at - 1;
+    while (before > 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
+    const c = text.charCodeAt(before);
+    if (c === 34 || c === 39) return true;
+  }
+  return false;
+}
 
 interface Join {
   readonly index: number;
@@ -36,11 +58,9 @@ function joinsOf(pattern: RegExp, text: string, replacement: string, joins: Join
  */
 export function joinContinuedLines(text: string): JoinedLines[] {
   const joins: Join[] = [];
-  // One pass tells whether any is there (most text holds none); then each is looked for.
-  if (!ANY_JOIN.test(text)) return [];
-  joinsOf(CONTINUATION, text, ' ', joins);
-  joinsOf(CONCATENATION, text, '', joins);
-  if (/uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
+  if (continues(text)) joinsOf(CONTINUATION, text, ' ', joins);
+  if (concatenates(text)) joinsOf(CONCATENATION, text, '', joins);
+  if (text.includes('=\n') && /uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
   if (joins.length === 0) return [];
   joins.sort((a, b) => a.index - b.index);
   const pieces: JoinedLines[] = [];

@@ -232,6 +232,20 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['token=', 'key=', 'secret=', 'auth='] },
     accept: (secret) => acceptNonPlaceholder(secret) && looksGenerated(decodeURIComponentSafely(secret)),
   },
+  // A password as a URL's query parameter under a longer name (Snowflake's `private_key_file_pwd=`); ODBC's and
+  // ADO.NET's braces around a value holding `;` (`Password={…;…}`).
+  {
+    id: 'url-token',
+    pattern: /[?&][\w.-]{0,40}(?:_pwd|_password|_passwd|_passphrase)=([^&#\s"'`<>]{4,1024})/dg,
+    gate: { keywords: ['pwd=', 'password=', 'passwd=', 'passphrase='] },
+    accept: acceptNonPlaceholder,
+  },
+  {
+    id: 'dsn-password',
+    pattern: /(?<![\w-])(?:[Pp]assword|PASSWORD|[Pp]wd|PWD)[ \t]{0,4}=[ \t]{0,4}\{([^{}\r\n]{1,1000})\}/dg,
+    gate: { keywords: ['pass', 'pwd'] },
+    accept: acceptNonPlaceholder,
+  },
   // PowerShell: `ConvertTo-SecureString "…" -AsPlainText`, its switches first or after.
   {
     id: 'secure-string',

@@ -190,6 +190,13 @@ export const FORMS: readonly Form[] = [
     after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}\\)`),
     from: 'name',
   },
+  // A literal in Terraform's `try(…, "…")`, `coalesce(…, "…")` or a type's `optional(string, "…")` default.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`${ASSIGNED}(?:try|coalesce|optional)\\((?:[^()"'\\r\\n]|\\([^()\\r\\n]{0,200}\\)){0,200}?,[ \\t]{0,4}(?:${PAIR_VALUE})`),
+    from: 'word',
+    accept: (s) => !IDENTIFIER.test(s),
+  },
   // COBOL's data item: `01 WS-DB-PASSWORD  PIC X(16) VALUE '…'.`
   {
     rule: 'generic-assignment',
@@ -233,6 +240,14 @@ export const FORMS: readonly Form[] = [
     around: (n) => n.text[n.start - 1] === '<' || n.text[n.start - 1] === ':',
     before: /<(?:[\w.-]{1,40}:)?$/,
     after: sticky(`(?:\\s[^<>]{0,200})?>(?:<!\\[CDATA\\[((?:[^\\]]|\\](?!\\]>)){1,1000})\\]\\]>|([^<]{1,1000}))</`),
+    from: 'name',
+  },
+  // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`.
+  {
+    rule: 'xml-secret',
+    around: (n) => n.text[n.start - 1] === '>',
+    before: /<key>$/,
+    after: sticky(`</key>\\s{0,40}<string>([^<]{1,1000})</string>`),
     from: 'name',
   },
   // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,
@@ -284,6 +299,17 @@ export const FORMS: readonly Form[] = [
       `["']?[ \\t]{0,4}(?::[ \\t]{0,4})?(?:\\{|\\r?\\n)[^{}]{0,300}?(?<![\\w-])["']?[Dd]efault["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`,
     ),
     from: 'name',
+  },
+  // A block's value: an ARM parameters file's `"adminPassword": { "value": "…" }`, API Connect's
+  // `mock-proxy-password:` then `value: …`; not a word (`Token { type: 'Keyword', value: 'let' }`).
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.wordEnd === n.end,
+    after: sticky(
+      `["']?[ \\t]{0,4}(?::[ \\t]{0,4})?(?:\\{|\\r?\\n)[^{}]{0,300}?(?<![\\w-])["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`,
+    ),
+    from: 'name',
+    accept: (s) => s.length >= 6 && !IDENTIFIER.test(s),
   },
   // `"keyName": "key1", "permissions": "FULL", "value": "…"`: the key named, then its value (Azure's key lists).
   {

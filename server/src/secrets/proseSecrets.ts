@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { isPlaceholderValue, looksGenerated } from './secretValues';
+import { isPlaceholderValue, isSensitiveKeyName, looksGenerated } from './secretValues';
 
 /**
  * Secrets told in a sentence rather than assigned, as a prompt or a chat pastes them: `api key
@@ -16,6 +16,10 @@ import { isPlaceholderValue, looksGenerated } from './secretValues';
  */
 const PROSE =
   /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+
+/** A variable named for a secret, set in a sentence: ``I set `CLOUDFLARE_API_TOKEN` to `…` `` (an agent's summary). */
+const SET_TO =
+  /(?:set|changed|updated|rotated|put)[ \t]{1,4}`?([A-Za-z][\w.-]{0,80})`?[ \t]{1,4}(?:to|=)[ \t]{1,4}`?([^\s`'"<>()[\]{},;|]{8,200})/dgi;
 
 /** A user and password told with spaces around their `/`: `the staging DB creds are app / …`. */
 const CREDS_WITH_SPACES =
@@ -55,10 +59,8 @@ function foreignFinder(ascii: boolean): (text: string) => FoundSecret[] {
   const valueAfter = new RegExp(`(?:${after.join('|')})[ \\t]{1,4}${VALUE}`, 'dgiu');
   return (text) => {
     const found: FoundSecret[] = [];
-    const lower = text.toLowerCase();
-    for (const [pattern, list] of [[verbAfter, words], [valueAfter, after]] as const) {
-      // The words first, by substring: a regex with `iu` reads text slowly.
-      pattern.lastIndex = list.some((word) => lower.includes(word)) ? 0 : text.length;
+    for (const pattern of [verbAfter, valueAfter]) {
+      pattern.lastIndex = 0;
       for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
         const value = match[1]!.replace(/[.,?:]+$/, '');
         const start = match.indices![1]![0];
@@ -117,6 +119,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
     found.push({ start, end: start + secret.length });
   }
   found.push(...findAsciiForeignProse(text));
+  SET_TO.lastIndex = 0;
+  for (let match = SET_TO.exec(text); match; match = SET_TO.exec(text)) {
+    const value = match[2]!.replace(/[.!?:]+$/, '');
+    const start = match.indices![2]![0];
+    if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
   CREDS_WITH_SPACES.lastIndex = text.includes(' / ') ? 0 : text.length;
   for (let match = CREDS_WITH_SPACES.exec(text); match; match = CREDS_WITH_SPACES.exec(text)) {
     const value = match[1]!.replace(/[.!?:]+$/, '');

@@ -3,6 +3,7 @@ import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CONFIG_FILE_RULES, findTableSecrets } from './configFileSecrets';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
+import { findNamedValues } from './namedValues';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
 import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
@@ -78,6 +79,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
+  { id: 'named-value', find: findNamedValues, gate: { keywords: KEYWORD_GATE } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
   { id: 'prose-secret', find: findForeignScriptSecrets, gate: { characters: PROSE_CHARACTERS } },
   { id: 'printed-secret', find: findPrintedSecrets, gate: { keywords: PRINTED_SECRET_KEYWORDS } },

@@ -41,6 +41,8 @@ function namesMetadata(key: string): boolean {
   // A form's anti-forgery token (`csrf-token`, `authenticity_token`) and a `publicToken` are handed to every visitor.
   if (words.some((w) => NOT_CREDENTIAL_WORDS.has(w))) return true;
   const first = words.findIndex((w) => SENSITIVE_WORD.test(w));
+  // Helm's `existingSecret`: the name of a Secret that holds it.
+  if (words.some((w, i) => i > 0 && words[i - 1] === 'existing' && SENSITIVE_WORD.test(w))) return true;
   return first >= 0 && words.slice(first + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && words[first] === 'secret'));
 }
 
@@ -103,7 +105,7 @@ export function isHighEntropy(value: string): boolean {
 }
 
 const PLACEHOLDER_WORDS =
-  /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username)$/i;
+  /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username|optional|required|enabled|disabled)$/i;
 
 /**
  * Values that stand for a secret without being one: empty, `${TOKEN}`, `$TOKEN`, `%TOKEN%`,
@@ -135,6 +137,9 @@ export function isPlaceholderValue(value: string): boolean {
     /^(?:your|my)[_-]/i.test(v) ||
     // A query's or a command's parameter: `password=@password`, `:password`.
     /^[@:][A-Za-z_]{1,60}$/.test(v) ||
+    // A JSONPath or template that fills it in (`{.credential.access_token}`), bank-vaults' `vault:path#key`.
+    /^\{\.[\w.[\]-]+\}$/.test(v) ||
+    /^>{0,2}vault:[\w/.-]+#[\w.-]+$/.test(v) ||
     // Google Authenticator's documented example seed.
     v === 'JBSWY3DPEHPK3PXP' ||
     // `YOURPASSWROD`, `YourApiKey`: what to write there, in letters alone.
@@ -200,6 +205,8 @@ export function namesASecret(value: string): boolean {
     // A label that names a secret in words (`"Authorization Token"`), and Azure's Key Vault reference.
     (/^[A-Za-z]+(?: [A-Za-z]+){1,5}$/.test(value) && isSensitiveKeyName(value.replace(/ /g, '_'))) ||
     /^@Microsoft\.KeyVault\(/.test(value) ||
+    // A part of CloudFormation's dynamic reference to Secrets Manager (`…:SecretString:password::`).
+    /:SecretString:/.test(value) ||
     // A CSS selector (`#add-password`, `.reset-password`) and a host name (`….apps.googleusercontent.com`, a public OAuth client id).
     /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
     /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
@@ -222,7 +229,7 @@ export function namesASecret(value: string): boolean {
 function isCodeReference(value: string, next: string | undefined): boolean {
   if (next === '(' || /^[A-Za-z_$][\w$.]*\(.*\)$/.test(value)) return true;
   // A property path, unless a part of it reads as generated (`dp.st.prd.Jow8dmjHbvM2…`, a dotted token).
-  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return !value.split('.').some((part) => part.length >= 16 && looksGenerated(part));
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return !value.split('.').some((part) => part.length >= 16 && looksGenerated(part) && !/^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(part));
   if (!/^[A-Za-z_$]+$/.test(value)) return false;
   const capitals = value.replace(/[^A-Z]/g, '').length;
   return value === value.toUpperCase() || capitals <= value.length / 4;
@@ -264,7 +271,11 @@ const PUBLIC_SDK_KEY = /^(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}$/;
 
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {
-  if (key && namesMetadata(key)) return false;
+  // An id's name with a secret key's value (`AWS_ACCESS_KEY_ID="…/…+…"`, the two swapped): the value decides.
+  const keyShaped = /^[A-Za-z0-9+/]{30,100}={0,2}$/.test(secret) && /[+/]/.test(secret);
+  if (key && namesMetadata(key) && !(keyShaped && /id$/i.test(key))) return false;
+  // A JSON object written as a string (`SecretStringTemplate: '{"username":"admin"}'`): its fields are judged as keys.
+  if (/^\{.*\\?":.*\}$/s.test(secret)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
   if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret)) return false;
   if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret)) return false;

@@ -76,7 +76,7 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     id: 'azure-identifiable-key',
     // After a `=` too: a Functions key is most often a URL's `code=…`.
     pattern: /(?<![A-Za-z0-9_-])(?:[A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5}[AQgw]==|[A-Za-z0-9]{42}AzSe[A-D][A-Za-z0-9]{5})(?![A-Za-z0-9_=-])/dg,
-    gate: { keywords: ['azfu', 'azse'] },
+    gate: { tokenRun: 52 },
   },
   // A PKCS#12 bundle (a .pfx, with its private key) in base64: its DER header is always the same.
   { id: 'pfx-bundle', pattern: token('MII[A-Za-z0-9+/]{2}QIBAzCC[A-Za-z0-9+/]{100,40000}={0,2}', 'A-Za-z0-9+/='), gate: { keywords: ['ibazcc'] } },
@@ -261,6 +261,7 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['notion-api-token', 'ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'],
   ['replicate-api-token', 'r8_[A-Za-z0-9]{37}'],
   ['groq-api-key', 'gsk_[A-Za-z0-9]{52}'],
+  ['resend-api-key', 're_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}'],
   ['perplexity-api-key', 'pplx-[A-Za-z0-9]{48}'],
   ['xai-api-key', 'xai-[A-Za-z0-9]{80}'],
   ['huggingface-access-token', 'api_org_[A-Za-z]{34}'],
@@ -342,6 +343,8 @@ export function findPrefixedTokens(text: string): FoundSecret[] {
       const match = PREFIXED_TOKEN_AT.exec(text);
       if (!match) continue;
       const which = match.slice(1).findIndex((group) => group !== undefined);
+      // hiera-eyaml's ciphertext, made to be committed: `ENC[PKCS7,MIIB…]`.
+      if (/ENC\[(?:PKCS7|GPG),$/.test(text.slice(Math.max(0, at - 10), at))) break;
       found.push({ start: at, end: at + match[0].length, rule: PREFIXED_TOKENS[which]![0] });
       next = at + match[0].length;
       break;
