@@ -67,8 +67,9 @@ function writeProject(root: string, files: readonly GeneratedFile[]): void {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function started(env: NodeJS.ProcessEnv, root: string): Promise<LspSession> {
-  const lsp = startLsp(env, { nodeFlags: SERVER_FLAGS });
+async function started(env: NodeJS.ProcessEnv, root: string, shown: string): Promise<LspSession> {
+  // As the extension starts it with a file shown: `--warm` names it (client/src/server/memoryServer.ts).
+  const lsp = startLsp(env, { nodeFlags: SERVER_FLAGS, lspArgs: ['--warm', path.basename(shown)] });
   await lsp.connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,
@@ -99,7 +100,7 @@ async function benchServer(store: CachedStore, root: string, env: NodeJS.Process
   const uri = pathToFileURL(path.join(root, file.path)).href;
   const methods = [...file.lines.entries()].filter(([name]) => name.includes('.'));
   const start = performance.now();
-  const lsp = await started(env, root);
+  const lsp = await started(env, root, file.path);
   try {
     const pid = lsp.process.pid!;
     line(`server started (initialize answered), flags: ${SERVER_FLAGS.join(' ') || 'none'}`, `${(performance.now() - start).toFixed(0).padStart(7)} ms   ${mb(memoryOf(pid))}`);

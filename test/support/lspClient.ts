@@ -20,9 +20,9 @@ export interface LspSession {
  * `answer`: what the client replies to requests from the server (default: null to every one, as a
  * client that asks nobody). `nodeFlags`: Node's flags for the server (default: the extension's).
  */
-export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown; nodeFlags?: readonly string[] } = {}): LspSession {
+export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown; nodeFlags?: readonly string[]; lspArgs?: readonly string[] } = {}): LspSession {
   assertBuilt();
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? MEMORY_SERVER_NODE_FLAGS), ENGRAM_JS, 'lsp', '--stdio'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? MEMORY_SERVER_NODE_FLAGS), ENGRAM_JS, 'lsp', '--stdio', ...(options.lspArgs ?? [])], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

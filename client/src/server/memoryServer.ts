@@ -1,3 +1,4 @@
+import path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -25,6 +26,16 @@ const RESTART_WINDOW_MS = 3 * 60_000;
  * Owns the language client and the memory server process behind it: finds a runtime, starts,
  * restarts a crashed server a bounded number of times, and keeps the status bar truthful.
  */
+/**
+ * The files the editor shows as the server starts (`lsp --warm`): the server loads their
+ * languages' parsers while it starts, not on the first hover.
+ */
+function warmArguments(): string[] {
+  const names = [...new Set(vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file').map((e) => path.basename(e.document.uri.fsPath)))];
+  const list = names.filter((name) => !name.includes(',')).slice(0, 10).join(',');
+  return list ? ['--warm', list] : [];
+}
+
 export class MemoryServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly crashes: number[] = [];
@@ -150,7 +161,7 @@ export class MemoryServer implements vscode.Disposable {
     const serverOptions: ServerOptions = {
       command: runtime.path,
       // Node's flags before the script: Node and Electron as Node take them there (memoryServerFlags.ts).
-      args: [...MEMORY_SERVER_NODE_FLAGS, this.context.asAbsolutePath('dist/engram.js'), 'lsp'],
+      args: [...MEMORY_SERVER_NODE_FLAGS, this.context.asAbsolutePath('dist/engram.js'), 'lsp', ...warmArguments()],
       transport: TransportKind.stdio,
       options: { env: { ...process.env, ...runtimeEnv(runtime.origin) } },
     };

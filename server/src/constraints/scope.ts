@@ -33,8 +33,18 @@ const matchers = new Map<string, (path: string) => boolean>();
 /** Each glob's last answer: a recall asks every glob-scoped constraint about the same file. */
 const lastAnswers = new Map<string, { readonly path: string; readonly matches: boolean }>();
 
+/** A glob's text before its first pattern character: every path it matches starts with it. */
+function literalPrefix(glob: string): string {
+  // picomatch reads `./src/**` as `src/**`.
+  const pattern = glob.replace(/^(?:\.\/)+/, '');
+  const special = pattern.search(/[*?[\]{}()!+@\\]/);
+  return special < 0 ? pattern : pattern.slice(0, special);
+}
+
 /** Whether a project path falls under a glob (picomatch, dot files included); an invalid glob matches nothing. */
 export function globMatches(glob: string, path: string): boolean {
+  // Most globs name another folder: no matcher is compiled to say so (~0.05 ms each, hundreds on a first hover).
+  if (!path.startsWith(literalPrefix(glob))) return false;
   const last = lastAnswers.get(glob);
   if (last && last.path === path) return last.matches;
   let matcher = matchers.get(glob);
