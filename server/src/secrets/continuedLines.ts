@@ -1,3 +1,5 @@
+import { lastAtOrBelow } from '../util/sortedSearch';
+
 /**
  * Text as the program that reads it sees it, where a secret is written in pieces: a command
  * continued over lines (`\` in shells, a backtick in PowerShell, `^` in cmd: `--password \` then
@@ -98,14 +100,8 @@ function joined(text: string, from: number, to: number, joins: readonly Join[]):
   }
   parts.push(text.slice(copied, to));
   const original = (position: number): number => {
-    let low = 0;
-    let high = joinedStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if (joinedStarts[mid]! <= position) low = mid;
-      else high = mid - 1;
-    }
-    return originalStarts[low]! + (position - joinedStarts[low]!);
+    const stretch = lastAtOrBelow(joinedStarts, position);
+    return originalStarts[stretch]! + (position - joinedStarts[stretch]!);
   };
   return { text: parts.join(''), original };
 }

@@ -5,6 +5,7 @@ import { balancedAt } from './lexicalBalance';
 import { parseWithinBudget } from './parser';
 import type { LineRange } from './symbolsForRanges';
 import { lineStarts, topLevelRegions } from './topLevelRegions';
+import { lastAtOrBelow } from '../util/sortedSearch';
 
 /** Past this share of the text, parsing the regions saves little over parsing the whole file. */
 export const MAX_REGION_SHARE = 0.5;
@@ -71,12 +72,5 @@ function rangeOf(text: string, starts: readonly number[], region: LineRange): Ra
 
 /** The line holding `index`. */
 function lineAt(starts: readonly number[], index: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (starts[middle]! <= index) low = middle;
-    else high = middle - 1;
-  }
-  return low;
+  return lastAtOrBelow(starts, index);
 }
