@@ -35,6 +35,7 @@ const CASES: readonly SecretCase[] = [
   ...loadSecretSet('heldout-8'),
   ...loadSecretSet('heldout-9'),
   ...loadSecretSet('heldout-10'),
+  ...loadSecretSet('heldout-11'),
   CONTROL,
 ];
 const SECRETS = CASES.filter((c) => c.secret !== null);

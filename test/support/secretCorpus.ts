@@ -19,7 +19,7 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8' | 'heldout-9' | 'heldout-10';
+export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8' | 'heldout-9' | 'heldout-10' | 'heldout-11';
 
 /**
  * First runs of the held-out rounds, before anything was tuned on them (README): the secrets
@@ -97,6 +97,15 @@ export const FIRST_RUNS = {
       'o004', 'o009', 'o021', 'o023', 'o025', 'o028', 'o032', 'o035', 'o045', 'o068', 'o083',
     ],
   },
+  'heldout-11': {
+    stored: [
+      'p006', 'p008', 'p018', 'p027', 'p033', 'p054', 'p070', 'p084', 'p085', 'p086', 'p088', 'p106', 'p115', 'p117', 'p126', 'p127', 'p131', 'p132', 'p134', 'p135',
+      'p144', 'p145', 'p152', 'p154',
+    ],
+    lookAlikesRedacted: [
+      'x027', 'x039', 'x054',
+    ],
+  },
 } as const;
 
 /**
@@ -112,6 +121,9 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'e175', 'e178', 'i054',
   'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
   'j007', 'o023', 'o028', 'o035',
+  'p006', 'p008', 'p018', 'p027', 'p033', 'p054', 'p070', 'p084', 'p085', 'p086', 'p088', 'p106', 'p115', 'p117', 'p126', 'p127', 'p131', 'p132', 'p134', 'p135',
+  'p144', 'p145', 'p152', 'p154',
+  'x027', 'x039', 'x054',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

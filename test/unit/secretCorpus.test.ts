@@ -18,7 +18,7 @@ function storedPart(c: SecretCase): string | undefined {
   return c.secret === null ? undefined : secretFragments(c.secret).find((fragment) => text.includes(fragment));
 }
 
-for (const set of ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10'] as const) {
+for (const set of ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11'] as const) {
   describe(`secret set ${set} (the rules are tuned on it)`, () => {
     for (const c of loadSecretSet(set)) {
       if (OPEN_CASES.has(c.id)) {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = 'a9f5dc1451b4b69c';
+export const REDACTION_FINGERPRINT = '668dcc0289800093';
