@@ -206,6 +206,8 @@ export function findBareTokens(text: string): FoundSecret[] {
     // On to the first sampled character past this run.
     i += Math.floor((end - 1 - i) / MIN_LENGTH) * MIN_LENGTH;
     if (end - start < MIN_LENGTH || end - start > MAX_LENGTH) continue;
+    // A certificate in base64 (a JWKS `x5c`): its DER starts with the same version field, and it is public.
+    if (text.startsWith('MII', start) && text.slice(start + 6, start + 24).includes('AwIBAgI')) continue;
     const token = bareToken(text, start, end, namesData);
     if (token) found.push(token);
   }

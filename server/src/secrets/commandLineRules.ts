@@ -20,7 +20,7 @@ const SUDO_S = `sudo(?<![\\w-]sudo)(?: {1,4}-[A-Za-z]{1,10}| {1,4}--[a-z-]{1,30}
  * A command that reads a password from its standard input: `sudo -S`, `docker login --password-stdin`, `passwd --stdin`,
  * `chpasswd`, `gh auth login --with-token`, `wrangler secret put`, `gh secret set`.
  */
-const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd|--with-token|secrets? {1,4}(?:put|set))(?![\\w-]))`;
+const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd|--with-token|secrets? {1,4}(?:put|set|create))(?![\\w-]))`;
 
 /**
  * A program's name, as a word of its own. The look-behind comes after the letters: a regex that
@@ -95,6 +95,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['ipmitool'], `${program('ipmitool')}${REST_OF_COMMAND} -P {1,4}(?:${ARGUMENT_VALUE})`],
   [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -A {1,4}(?:${ARGUMENT_VALUE})`],
   [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -X {1,4}(?:${ARGUMENT_VALUE})`],
+  // `gh secret set NAME --body …` (GitHub's CLI: the secret's value given on the command line).
+  [['gh secret'], `${program('gh')} {1,4}secret {1,4}set${REST_OF_COMMAND} (?:-b|--body)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['mkstore'], `${program('mkstore')}${REST_OF_COMMAND} -(?:create|modify)Credential {1,4}${WORD} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   [['sudo', 'stdin', 'chpasswd'], `(?:${SUDO_S}|--password-stdin|--stdin|chpasswd)[^\\r\\n;&|<]{0,200}? {0,4}<<< {0,4}(?:${ARGUMENT_VALUE})`],

@@ -64,7 +64,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   },
 ];
 
-const SECRET_HEADER = /^(?:passwords?|passwd|pwd|pass|secrets?|tokens?|api[ _-]?keys?|keys?|secret access key|secret key|client secret)$/i;
+const SECRET_HEADER = /^(?:passwords?|passwd|pwd|pass|secrets?|tokens?|api[ _-]?keys?|keys?|secret access key|secret key|client secret|credentials?)$/i;
 
 /**
  * A Markdown table's or a CSV file's column headed as a password, secret, token or key (AWS's
@@ -126,7 +126,9 @@ function markdownTableSecrets(text: string): FoundSecret[] {
       if (!sawSeparator) column = -1;
       continue;
     }
-    const cell = cells[column];
+    const raw = cells[column];
+    // A value in code spans: `` `…` ``.
+    const cell = raw && /^`[^`]+`$/.test(raw.text) ? { text: raw.text.slice(1, -1), start: raw.start + 1 } : raw;
     if (cell && cell.text.length >= 4 && !/\s/.test(cell.text) && !isPlaceholderValue(cell.text) && !/^`?\$/.test(cell.text)) found.push({ start: cell.start, end: cell.start + cell.text.length });
   }
   return found;

@@ -15,7 +15,7 @@ export interface JoinedLines {
 
 // A space, the continuation character, the line break and the next line's indentation become
 // one space (a backtick or `\` glued to a word ends a Markdown fence or a C macro's line).
-const CONTINUATION = /[ \t][\\`^]\r?\n[ \t]*/g;
+const CONTINUATION = /(?:[ \t]|(?<==))[\\`^]\r?\n[ \t]*/g;
 // A literal's closing quote, the `+` and the next literal's opening quote are dropped.
 const CONCATENATION = /(["'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1/g;
 const SOFT_BREAK = /=\r?\n/g;
@@ -28,7 +28,8 @@ function continues(text: string): boolean {
   for (let at = text.indexOf('\n'); at > 0; at = text.indexOf('\n', at + 1)) {
     const end = text.charCodeAt(at - 1) === 13 ? at - 1 : at;
     const c = text.charCodeAt(end - 1);
-    if ((c === 92 || c === 96 || c === 94) && end >= 2 && (text.charCodeAt(end - 2) === 32 || text.charCodeAt(end - 2) === 9)) return true;
+    // After a space, or a `=` (`KEY=\` and the value on the next line).
+    if ((c === 92 || c === 96 || c === 94) && end >= 2 && [32, 9, 61].includes(text.charCodeAt(end - 2))) return true;
   }
   return false;
 }

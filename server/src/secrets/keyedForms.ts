@@ -62,7 +62,8 @@ const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
 /** `secret: password="…"`: the unquoted "value" is the next key; its own match redacts its value. */
 function isNextKey(secret: string): boolean {
   const next = /^([\w.-]+)(?:=|:)/.exec(secret);
-  return next !== null && isSensitiveKeyName(next[1]!);
+  // Go's `%+v` of a struct whose field is empty: `{… Password: Name:ledger}`, the next field.
+  return next !== null && (isSensitiveKeyName(next[1]!) || /^[A-Z][a-z]+(?:[A-Z][a-z]+)*:/.test(secret));
 }
 
 /** A method that sets what follows it: `ds.setPassword`, `acme.WithAPIKey`, a builder's `.password`, `secret.assign`. */
@@ -189,6 +190,14 @@ export const FORMS: readonly Form[] = [
     before: /(?:^|[^\w:])(?:std::)?(?:w|u8|u16|u32)?string[ \t]{1,4}$|(?:^|[^\w])[A-Z]?[A-Za-z]{0,20}String[ \t]{1,4}$/,
     after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}\\)`),
     from: 'name',
+  },
+  // A default for an environment variable: Rails' `<%= ENV.fetch("…") { "…" } %>`, Laravel's `env('…', '…')`,
+  // Python's `os.getenv("…", "…")` and `os.environ.get("…", "…")`.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`${ASSIGNED}(?:<%=[ \\t]{0,4})?(?:ENV\\.fetch|env|getenv|os\\.getenv|os\\.environ\\.get)\\([ \\t]{0,4}(?:"[^"\\r\\n]{1,200}"|'[^'\\r\\n]{1,200}')[ \\t]{0,4}(?:,[ \\t]{0,4}(?:${PAIR_VALUE})[ \\t]{0,4}\\)|\\)[ \\t]{0,4}\\{[ \\t]{0,4}(?:${PAIR_VALUE}))`),
+    from: 'word',
+    accept: (s) => !IDENTIFIER.test(s),
   },
   // A literal in Terraform's `try(…, "…")`, `coalesce(…, "…")` or a type's `optional(string, "…")` default.
   {

@@ -29,6 +29,10 @@ const PRINTS_SECRET = [
   'doppler secrets get [^\\r\\n]*--plain',
   'pass show ',
   'az acr credential show [^\\r\\n]*(?:tsv|--query)',
+  // A key file shown whole (`cat config/master.key`; not a public key's `.pub`), Terraform's values shown raw.
+  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|secret|token|password|passwd|credentials)(?![\\w.])',
+  'terraform output {1,4}-raw ',
+  'nonsensitive\\(',
   // A key whose path names a secret: `consul kv get service/billing/psp_api_key`, `etcdctl get /app/db_password`.
   '(?:consul kv get|etcdctl get) {1,4}[^\\s]*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)[^\\s]*(?: [^\\r\\n]*)?',
 ];
@@ -38,7 +42,7 @@ const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:${PRINTS_SE
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl get'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl get', 'cat ', 'terraform output', 'nonsensitive('];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -59,7 +63,8 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const [start, end] = match.indices![group]!;
-      if (!isPlaceholderValue(match[group]!)) found.push({ start, end });
+      // A URL printed (a secret's id: `--query id`) says where a secret is, not what.
+      if (!isPlaceholderValue(match[group]!) && !/^[a-z][a-z0-9+.-]*:\/\/[^\s@]*$/.test(match[group]!)) found.push({ start, end });
     }
   }
   return found;

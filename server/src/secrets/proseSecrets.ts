@@ -37,7 +37,7 @@ const QUOTED_PASSWORD =
  * says "is" (`lautet`, `est`, `es`, `は`, `是`, a colon of either width), then the value, which
  * must read as chosen or drawn (chosenOrDrawn): `Das Passwort … lautet Stag1ng-Berl!n`.
  */
-const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر'];
+const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر', 'jeton', 'chave', 'deploy-key', 'schlüssel', 'キー', 'トークン'];
 const FOREIGN_VERBS = '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|är|on|is|to|là|هي|هو)(?=[ \\t])|は|是|为|為)';
 const VALUE = `([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`;
 /**

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 4;
 
-export const REDACTION_FINGERPRINT = '668dcc0289800093';
+export const REDACTION_FINGERPRINT = '71d4448e3779020e';

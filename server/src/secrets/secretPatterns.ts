@@ -88,8 +88,8 @@ export const KEYWORD_GATE = ['pass', 'pw', 'secret', 'token', 'auth', 'key', 'cr
  */
 export const ASSIGNED =
   `[\\w.-]{0,40}(?:\\[[0-9]{0,6}\\])?(?:\\\\{0,7}["'\`])?\\]?` +
-  // Operators aligned in a column (`:password       => '…'`), and a table's dashes (`Ldap password  ----  …`).
-  `(?:(?:\\s{0,4}|[ \\t]{5,32})(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))|[ \\t]{1,32}-{3,8}(?=[ \\t]))[ \\t]{0,4}`;
+  // Operators aligned in a column (`:password       => '…'`), values too (Go's `APIKey:       "…"`), and a table's dashes.
+  `(?:(?:\\s{0,4}|[ \\t]{5,32})(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))|[ \\t]{1,32}-{3,8}(?=[ \\t]))(?:[ \\t]{0,4}|[ \\t]{5,32})`;
 
 /**
  * A value between backslash-escaped quotes: JSON written inside a string (`{\\"password\\":\\"…\\"}`

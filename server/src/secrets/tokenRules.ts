@@ -80,6 +80,7 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   },
   // A PKCS#12 bundle (a .pfx, with its private key) in base64: its DER header is always the same.
   { id: 'pfx-bundle', pattern: token('MII[A-Za-z0-9+/]{2}QIBAzCC[A-Za-z0-9+/]{100,40000}={0,2}', 'A-Za-z0-9+/='), gate: { keywords: ['ibazcc'] } },
+  { id: 'mercadopago-access-token', pattern: token('APP_USR-[0-9]{16}-[0-9]{6}-[a-f0-9]{32}-[0-9]{6,10}'), gate: { keywords: ['app_usr-'] } },
   { id: 'openrouter-api-key', pattern: token('sk-or-v1-[a-f0-9]{64}'), gate: { keywords: ['sk-or-v1-'] } },
   // A Firebase Cloud Messaging server key: the project's number encoded, `:APA91b`, then ~134 more.
   { id: 'fcm-server-key', pattern: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{120,160}/dg, gate: { keywords: ['apa91b'] } },
