@@ -9,7 +9,7 @@ import type { AgentSessionSummary } from '../../contracts/viewProtocol';
 import { runEngram } from '../support/engramProcess';
 import { startLsp } from '../support/lspClient';
 import { startMcp } from '../support/mcpClient';
-import { loadSecretSet, OPEN_CASES, scanControl, secretFragments, type SecretCase } from '../support/secretCorpus';
+import { loadSecretSet, OPEN_CASES, scanControl, SECRET_SETS, secretFragments, type SecretCase } from '../support/secretCorpus';
 import { filesUnder, leaksIn, type Leak } from '../support/storedBytes';
 import { installTranscript, transcriptCarrying } from '../support/syntheticTranscript';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
@@ -23,21 +23,7 @@ import { isolatedEnv, tempDir } from '../support/tempDirs';
  */
 
 const CONTROL = scanControl();
-const CASES: readonly SecretCase[] = [
-  ...loadSecretSet('development'),
-  ...loadSecretSet('heldout-1'),
-  ...loadSecretSet('heldout-2'),
-  ...loadSecretSet('heldout-3'),
-  ...loadSecretSet('heldout-4'),
-  ...loadSecretSet('heldout-5'),
-  ...loadSecretSet('heldout-6'),
-  ...loadSecretSet('heldout-7'),
-  ...loadSecretSet('heldout-8'),
-  ...loadSecretSet('heldout-9'),
-  ...loadSecretSet('heldout-10'),
-  ...loadSecretSet('heldout-11'),
-  CONTROL,
-];
+const CASES: readonly SecretCase[] = [...SECRET_SETS.flatMap(loadSecretSet), CONTROL];
 const SECRETS = CASES.filter((c) => c.secret !== null);
 const LOOK_ALIKES = CASES.filter((c) => c.secret === null);
 const TEXTS = CASES.map((c) => c.text);

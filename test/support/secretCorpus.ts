@@ -19,7 +19,10 @@ export interface SecretCase {
   readonly secret: string | null;
 }
 
-export type SecretSet = 'development' | 'heldout-1' | 'heldout-2' | 'heldout-3' | 'heldout-4' | 'heldout-5' | 'heldout-6' | 'heldout-7' | 'heldout-8' | 'heldout-9' | 'heldout-10' | 'heldout-11';
+/** Every labeled set, in the order they were written (README). */
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11'] as const;
+
+export type SecretSet = (typeof SECRET_SETS)[number];
 
 /**
  * First runs of the held-out rounds, before anything was tuned on them (README): the secrets

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactSecrets } from '../../server/src/secrets/redact';
-import { FIRST_RUNS, loadSecretSet, OPEN_CASES, scanControl, secretFragments, type SecretCase } from '../support/secretCorpus';
+import { FIRST_RUNS, loadSecretSet, OPEN_CASES, scanControl, SECRET_SETS, secretFragments, type SecretCase } from '../support/secretCorpus';
 
 /*
  * The labeled sets of test/fixtures/secrets/ (README there). Each held-out round was written
@@ -18,7 +18,7 @@ function storedPart(c: SecretCase): string | undefined {
   return c.secret === null ? undefined : secretFragments(c.secret).find((fragment) => text.includes(fragment));
 }
 
-for (const set of ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11'] as const) {
+for (const set of SECRET_SETS) {
   describe(`secret set ${set} (the rules are tuned on it)`, () => {
     for (const c of loadSecretSet(set)) {
       if (OPEN_CASES.has(c.id)) {
