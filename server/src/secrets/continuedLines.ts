@@ -25,7 +25,7 @@ const SOFT_BREAK = /=\r?\n/g;
  * start at any character costs redaction ~7 %).
  */
 function continues(text: string): boolean {
-  for (let at = text.indexOf('\n'); at > 0; at = text.indexOf('\n', at + 1)) {
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
     const end = text.charCodeAt(at - 1) === 13 ? at - 1 : at;
     const c = text.charCodeAt(end - 1);
     // After a space, or a `=` (`KEY=\` and the value on the next line).
@@ -35,7 +35,7 @@ function continues(text: string): boolean {
 }
 
 function concatenates(text: string): boolean {
-  for (let at = text.indexOf('+'); at > 0; at = text.indexOf('+', at + 1)) {
+  for (let at = text.indexOf('+'); at !== -1; at = text.indexOf('+', at + 1)) {
     let before = at - 1;
     while (before > 0 && (text.charCodeAt(before) === 32 || text.charCodeAt(before) === 9)) before--;
     const c = text.charCodeAt(before);
