@@ -19,6 +19,7 @@ export interface LspSession {
 /**
  * `answer`: what the client replies to requests from the server (default: null to every one, as a
  * client that asks nobody). `nodeFlags`: Node's flags for the server (default: the extension's).
+ * `lspArgs`: more of `engram lsp`'s arguments (`--warm`, as the extension passes it).
  */
 export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown; nodeFlags?: readonly string[]; lspArgs?: readonly string[] } = {}): LspSession {
   assertBuilt();

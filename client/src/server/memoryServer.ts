@@ -23,10 +23,6 @@ const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
 
 /**
- * Owns the language client and the memory server process behind it: finds a runtime, starts,
- * restarts a crashed server a bounded number of times, and keeps the status bar truthful.
- */
-/**
  * The files the editor shows as the server starts (`lsp --warm`): the server loads their
  * languages' parsers while it starts, not on the first hover.
  */
@@ -36,6 +32,10 @@ function warmArguments(): string[] {
   return list ? ['--warm', list] : [];
 }
 
+/**
+ * Owns the language client and the memory server process behind it: finds a runtime, starts,
+ * restarts a crashed server a bounded number of times, and keeps the status bar truthful.
+ */
 export class MemoryServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private readonly crashes: number[] = [];

@@ -98,8 +98,8 @@ const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'pw
  * the others (a keyword starting with a character no other keyword starts with slows the scan
  * every text gets: secretPatterns.ts), which a text of ASCII alone is known not to hold.
  */
-export const PROSE_KEYWORDS = ALL_KEYWORDS.filter((word) => /^[\x00-\x7f]/.test(word));
-export const PROSE_CHARACTERS = [...new Set(ALL_KEYWORDS.filter((word) => !/^[\x00-\x7f]/.test(word)).flatMap((word) => [word[0]!, word[0]!.toUpperCase()]))].join('');
+export const PROSE_KEYWORDS = ALL_KEYWORDS.filter(startsWithAscii);
+export const PROSE_CHARACTERS = [...new Set(ALL_KEYWORDS.filter((word) => !startsWithAscii(word)).flatMap((word) => [word[0]!, word[0]!.toUpperCase()]))].join('');
 
 export function findProseSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
