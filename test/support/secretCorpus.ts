@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -109,6 +109,17 @@ export const FIRST_RUNS = {
       'x027', 'x039', 'x054',
     ],
   },
+  'heldout-12': {
+    stored: [
+      'aa001', 'aa005', 'aa006', 'aa007', 'aa014', 'aa018', 'aa019', 'aa024', 'aa025', 'aa029', 'aa037', 'aa041', 'aa047', 'aa062', 'aa064', 'aa068',
+      'aa071', 'aa079', 'aa108', 'aa121', 'aa130', 'aa132', 'aa135', 'aa136', 'aa137', 'aa138', 'aa143', 'aa151', 'aa154', 'aa164', 'aa165',
+    ],
+    lookAlikesRedacted: ['ab028', 'ab062'],
+  },
+  'heldout-13': {
+    stored: ['ac016', 'ac025', 'ac034', 'ac039', 'ac056', 'ac101', 'ac133', 'ac148', 'ac152', 'ac173', 'ac182'],
+    lookAlikesRedacted: ['ad056'],
+  },
 } as const;
 
 /**
@@ -125,6 +136,9 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
   'j007', 'o023', 'o028', 'o035',
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p144', 'p145',
+  'aa001', 'aa005', 'aa006', 'aa007', 'aa014', 'aa018', 'aa019', 'aa024', 'aa025', 'aa029', 'aa037', 'aa041', 'aa047', 'aa062', 'aa064', 'aa068',
+  'aa071', 'aa079', 'aa108', 'aa121', 'aa130', 'aa132', 'aa135', 'aa136', 'aa137', 'aa138', 'aa143', 'aa151', 'aa154', 'aa164', 'aa165', 'ab028', 'ab062',
+  'ac016', 'ac025', 'ac034', 'ac039', 'ac056', 'ac101', 'ac133', 'ac148', 'ac152', 'ac173', 'ac182', 'ad056',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
@@ -176,7 +190,7 @@ export function loadSecretSet(set: SecretSet): SecretCase[] {
       const random = randomOfCase(raw.id);
       const secret = raw.secret === undefined ? null : expand(raw.secret, random);
       if (secret !== null && !raw.text.includes('{{secret}}')) throw new Error(`${raw.id}: a secret case needs {{secret}} in its text`);
-      const text = expand(raw.text, random).replace('{{secret}}', () => secret ?? '');
+      const text = expand(raw.text, random).replaceAll('{{secret}}', () => secret ?? '');
       return { id: raw.id, kind: raw.kind, text, secret };
     });
 }
