@@ -139,7 +139,7 @@ const SECRET_CASES: readonly SecretCase[] = [
   secretCase('a Terraform Cloud token', 'terraform-cloud-token', `${chars(ALNUM, 14)}.atlasv1.${chars(URL_SAFE, 67)}`, (s) => `credentials "app.terraform.io" { value = "${s}" }`),
   secretCase('a MaxMind license key', 'maxmind-license-key', `${chars(ALNUM, 6)}_${chars(ALNUM, 29)}_mmk`, (s) => `GeoIP license ${s}`),
   // Forms held-out round 3's first run missed.
-  secretCase('a Discord webhook', 'discord-webhook-url', chars(URL_SAFE, 68), (s) => `curl -d '{"content":"done"}' https://discord.com/api/webhooks/${chars('0123456789', 18)}/${s}`),
+  secretCase('a Discord webhook', 'discord-webhook-url', `${chars('0123456789', 18)}/${chars(URL_SAFE, 68)}`, (s) => `curl -d '{"content":"done"}' https://discord.com/api/webhooks/${s}`),
   secretCase("a Kubernetes Secret's data under any key", 'kubernetes-secret', chars(BASE64, 60), (s) => `apiVersion: v1\nkind: Secret\ndata:\n  DATABASE_URL: ${s}\ntype: Opaque`),
   secretCase('a user and password in prose', 'credential-pair', `${chars(ALNUM, 10)}7q`, (s) => `staging login: ops / ${s}`),
   secretCase("a Telegram bot token in the Bot API's URL", 'telegram-bot-api-token', `${chars('123456789', 10)}:AA${chars(URL_SAFE, 33)}`, (s) => `GET https://api.telegram.org/bot${s}/getUpdates`),
@@ -371,7 +371,7 @@ function opens(gate: RuleGate, text: string): boolean {
 
 describe('rule gates (the keyword prefilter)', () => {
   it("opens on every match of its rule, so a closed gate only skips text the rule cannot match", () => {
-    const corpus = [...loadSecretSet('development'), ...loadSecretSet('heldout-1'), ...loadSecretSet('heldout-2'), ...loadSecretSet('heldout-3'), ...loadSecretSet('heldout-7'), ...loadSecretSet('heldout-8'), ...loadSecretSet('heldout-9'), ...loadSecretSet('heldout-10'), ...loadSecretSet('heldout-11')];
+    const corpus = [...loadSecretSet('development'), ...loadSecretSet('heldout-1'), ...loadSecretSet('heldout-2'), ...loadSecretSet('heldout-3'), ...loadSecretSet('heldout-7'), ...loadSecretSet('heldout-8'), ...loadSecretSet('heldout-9'), ...loadSecretSet('heldout-10'), ...loadSecretSet('heldout-11'), ...loadSecretSet('heldout-12'), ...loadSecretSet('heldout-13')];
     const lines = [...SECRET_CASES.map((c) => c.line), ...corpus.map((c) => c.text)];
     const texts = [...lines, ...lines.map((l) => l.toUpperCase()), ...lines.map((l) => l.toLowerCase()), lines.join('\n')];
     for (const rule of SECRET_RULES) {

@@ -11,6 +11,9 @@ import { isPlaceholderValue } from './secretValues';
 
 const ATTACHED_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|([^\\s"'\`;&|]{1,1000})`;
 
+/** A quoted value attached to its option: `-p'…'`. */
+const QUOTED_ATTACHED = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
+
 /** A word of a command: quoted, or up to the next space or shell operator. */
 const WORD = `(?:"[^"\\r\\n]{1,200}"|'[^'\\r\\n]{1,200}'|[^\\s"'\`;&|]{1,200})`;
 
@@ -34,7 +37,15 @@ function program(names: string): string {
 /** A password option's forms, with the keywords (lowercase, in every match) that gate them. */
 const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] = [
   // docker, podman, helm registry, az…: `login … -p …`.
-  [['login'], `${program('login')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  [['login'], `${program('login')}${REST_OF_COMMAND} -p(?:(?: {1,4}|=)(?:${ARGUMENT_VALUE})|${QUOTED_ATTACHED})`],
+  // `vault login <token>` (a method's `-method=…` and `key=value` pairs are not one).
+  [['vault'], `${program('vault')} {1,4}login(?: {1,4}-[\\w-]{1,30}(?:=\\S{1,200})?)*? {1,4}(?!-)["']?([A-Za-z0-9._-]{8,1000})["']?(?=\\s|$)`],
+  // Mosquitto's clients: `mosquitto_pub -u user -P …`.
+  [['mosquitto'], `${program('mosquitto_(?:pub|sub|rr)')}${REST_OF_COMMAND} (?:-P|--pw)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // Snyk's token: `snyk config set api=…`, `snyk auth …`.
+  [['snyk'], `${program('snyk')} {1,4}(?:config {1,4}set {1,4}api=|auth {1,4}(?!-))(?:${ARGUMENT_VALUE})`],
+  // A password command that only prints it: restic's `--password-command "echo …"`.
+  [['password-command'], `--password-command(?: {1,4}|=)(?:"echo {1,4}([^"\\r\\n]{1,1000})"|'echo {1,4}([^'\\r\\n]{1,1000})')`],
   // MySQL's clients take the password attached: `-pSecret` (`-p secret` prompts, and `secret` is the database);
   // SQL Server's tools take `-P` (`-p` is a port or a flag elsewhere).
   [
@@ -48,7 +59,7 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [
     ['curl', 'http ', 'https '],
     // A command continued over lines (`\\` at each end); the user and the password each quoted or not.
-    `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
+    `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
   ],
   // MongoDB's shells and tools, OpenLDAP's `-w`, Sysinternals' `-p`.
   [['mongo'], `${program('mongo(?:sh|dump|restore|export|import|stat|top|files)?')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],

@@ -19,6 +19,13 @@ const CONTINUATION = /(?:[ \t]|(?<==))[\\`^]\r?\n[ \t]*/g;
 // A literal's closing quote, the `+` and the next literal's opening quote are dropped.
 const CONCATENATION = /(["'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1/g;
 const SOFT_BREAK = /=\r?\n/g;
+/**
+ * A command written as a list of its arguments (`subprocess.run(["curl", "-u", "…"])`, a
+ * container's `command: ["mysqldump", "-p…"]`, Go's `exec.Command("docker", "login", "-p", "…")`):
+ * a list that starts with a word and holds an option. Its separators become spaces.
+ */
+const ARGUMENT_LIST = /[[(][ \t]*(["'])[\w./-]{1,60}\1(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])[^"'\r\n]{0,300}\2){1,60}/g;
+const ARGUMENT_SEPARATOR = /(["'])[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])/g;
 /*
  * Whether a text has any: each line break, or `+`, looked at where indexOf finds it (a search for
  * one character is the fastest scan there is; most text holds no join, and a regex that could
@@ -64,6 +71,7 @@ export function joinContinuedLines(text: string): JoinedLines[] {
   if (continues(text)) joinsOf(CONTINUATION, text, ' ', joins);
   if (concatenates(text)) joinsOf(CONCATENATION, text, '', joins);
   if (text.includes('=\n') && /uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
+  if (text.includes('"-') || text.includes("'-")) argumentLists(text, joins);
   if (joins.length === 0) return [];
   joins.sort((a, b) => a.index - b.index);
   const pieces: JoinedLines[] = [];
@@ -77,6 +85,17 @@ export function joinContinuedLines(text: string): JoinedLines[] {
     first = last + 1;
   }
   return pieces;
+}
+
+function argumentLists(text: string, joins: Join[]): void {
+  ARGUMENT_LIST.lastIndex = 0;
+  for (let list = ARGUMENT_LIST.exec(text); list; list = ARGUMENT_LIST.exec(text)) {
+    if (!/["']-/.test(list[0])) continue;
+    ARGUMENT_SEPARATOR.lastIndex = 0;
+    for (let separator = ARGUMENT_SEPARATOR.exec(list[0]); separator; separator = ARGUMENT_SEPARATOR.exec(list[0])) {
+      joins.push({ index: list.index + separator.index, length: separator[0].length, replacement: ' ' });
+    }
+  }
 }
 
 function lineEnd(text: string, join: Join): number {

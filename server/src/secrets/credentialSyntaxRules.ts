@@ -189,7 +189,7 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   {
     id: 'authorization-header',
     pattern: new RegExp(
-      `${anyCasePrefix('authorization')}["']?\\s{0,4}[:=]\\s{0,4}["']?(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
+      `${anyCasePrefix('authorization')}["']?(?:\\s{0,4}[:=]\\s{0,4}["']?|[ \\t]{1,4}["'])(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
         `|(?<![A-Za-z0-9])Bearer\\s{1,4}([A-Za-z0-9._~+/-]{20,8192}=*)`,
       'dg',
     ),
@@ -223,6 +223,22 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     id: 'session-cookie',
     pattern: /(?:[Cc]ookie|COOKIE)["']?\s{0,4}:\s{0,4}["']?(?:[^\r\n"']{0,500}?;\s{0,4})?[\w.-]{0,40}(?:sess|sid|SESS|SID|token|Token|TOKEN|auth|Auth|AUTH|jwt|JWT)[\w.-]{0,40}=([^;"'\s]{16,4096})/dg,
     gate: { keywords: ['cookie'] },
+    accept: acceptNonPlaceholder,
+  },
+  // A `user:password` pair encoded for a Basic header: `btoa("svc:…")`, `b64encode(b"svc:…")`, `Buffer.from("svc:…")`;
+  // Haskell's `applyBasicAuth "user" "…"`.
+  {
+    id: 'credential-pair',
+    pattern: /(?:btoa|b64encode|Buffer\.from|EncodeToString|encodeToString)\(\s{0,4}(?:b|\[\]byte\()?["'`][\w.@-]{1,100}:([^"'`\s$]{4,1000})["'`]/dg,
+    gate: { keywords: ['btoa(', 'b64encode(', 'buffer.from(', 'encodetostring('] },
+    accept: acceptNonPlaceholder,
+  },
+  { id: 'credential-pair', pattern: /applyBasicAuth\s{1,4}"[^"\r\n]{1,100}"\s{1,4}"([^"\r\n]{1,1000})"/dg, gate: { keywords: ['applybasicauth'] }, accept: acceptNonPlaceholder },
+  // A session cookie in a Netscape cookie jar (curl's `-c`): domain, flag, path, secure, expiry, name, value, a tab apart.
+  {
+    id: 'session-cookie',
+    pattern: /^(?:#HttpOnly_)?[^\s#][^\t\r\n]{0,253}\t(?:TRUE|FALSE)\t[^\t\r\n]{1,1000}\t(?:TRUE|FALSE)\t[0-9]{1,12}\t[\w.-]{0,40}(?:sess|sid|SESS|SID|token|Token|TOKEN|auth|Auth|AUTH|jwt|JWT)[\w.-]{0,40}\t([^\t\r\n]{16,4096})\r?$/dgm,
+    gate: { keywords: ['true\t'] },
     accept: acceptNonPlaceholder,
   },
   // A token as a URL's query parameter: `?access_token=…`, `&api_key=…` (drawn values only: `?key=home` is no secret).

@@ -1,6 +1,6 @@
 import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE } from './secretPatterns';
 import type { SecretSpan } from './secretRules';
-import { isSensitiveKeyName, looksGenerated } from './secretValues';
+import { characterClasses, isPlaceholderValue, isSensitiveKeyName, looksGenerated } from './secretValues';
 
 /**
  * The forms a value takes under a key name (keyedSecrets.ts finds the names): `key = value` in
@@ -172,6 +172,15 @@ export const FORMS: readonly Form[] = [
     after: sticky(`${ASSIGNED}(?:&[\\w-]{1,40}[ \\t]{1,4})?(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'word',
     accept: (s) => !isNextKey(s),
+  },
+  // A short unquoted password under a secret's own name, read as chosen (three kinds of character): `-e POSTGRES_PASSWORD=ySZcB62`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.kind === 'sensitive',
+    after: sticky(`${ASSIGNED}([^\\s"'\`,;(){}\\[\\]<>=:$%]{6,7})(?=[\\s"'\`;,)]|$)`),
+    from: 'word',
+    // Letters and a digit, not a YAML tag or anchor (`!GetAtt`, `&db`) or an option.
+    accept: (s) => characterClasses(s) >= 3 && /[0-9]/.test(s) && /[A-Za-z]/.test(s) && !/^[!&*@-]/.test(s) && !isPlaceholderValue(s),
   },
   // The same, unquoted, a password of symbols and brackets that would end UNQUOTED_VALUE: `pass := m{{h}o)p${e]…}}`.
   { rule: 'generic-assignment', find: symbolPassword, accept: (s) => !isNextKey(s) },

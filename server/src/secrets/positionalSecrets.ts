@@ -22,6 +22,8 @@ const CALLS: readonly Call[] = [
     names: [
       'new\\s{1,4}(?:PDO|mysqli)', 'mysqli?_connect', 'DriverManager\\.getConnection', 'new\\s{1,4}Sequelize', '(?:pymysql|MySQLdb)\\.connect',
       'ftp_login', 'ssh2_auth_password', 'ldap_bind', 'smtp\\.PlainAuth', 'DBI->connect',
+      // Python's `FTP_TLS(host, user, passwd)`, LuaSQL's `env:connect(db, user, password)`.
+      'FTP(?:_TLS)?', 'connect(?<=:connect)',
       // .NET's LDAP entry `(path, user, password)`, in C# or PowerShell's `New-Object`.
       '(?:new|New-Object)\\s{1,4}(?:System\\.)?(?:DirectoryServices\\.)?DirectoryEntry',
     ],
@@ -35,8 +37,8 @@ const CALLS: readonly Call[] = [
   {
     names: [
       // A session's or connection's method: `smtp.login(user, "…")`, `conn.simple_bind_s(dn, "…")`, Go's `l.Bind(dn, "…")`.
-      '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', 'httr::authenticate', 'oci_connect', 'cx_Oracle\\.connect',
-      'new\\s{1,4}(?:NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
+      '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', '(?:httr::)?authenticate', 'oci_connect', 'cx_Oracle\\.connect',
+      '(?:new\\s{1,4})?NetworkCredential', 'new\\s{1,4}(?:UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
       'AwsBasicCredentials\\.create', 'credentials\\.NewStaticCredentials(?:Provider)?',
       '(?:new\\s{1,4})?Twilio(?:RestClient)?', 'TwilioClient\\.Init', 'twilio', 'Twilio::REST::Client\\.new', 'require\\(\\s{0,4}["\']twilio["\']\\s{0,4}\\)',
     ],
@@ -57,7 +59,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
 export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'ftp(', 'ftp_tls(', ':connect(',
 ];
 
 interface Argument {

@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { isPlaceholderValue } from './secretValues';
+import { holdsSecret, isPlaceholderValue } from './secretValues';
 
 /**
  * Secrets a command printed, as a transcript's tool output or a pasted terminal shows them: the
@@ -17,6 +17,8 @@ const PRINTS_SECRET = [
   'az keyvault secret show [^\\r\\n]*(?:tsv|--query value)',
   // Any command whose output `jq -r` narrows to a token, secret or password field.
   '[^\\r\\n]*\\| {0,4}jq -r {1,4}[\'"]?[\\w.\\[\\]]*(?:[Tt]oken|[Ss]ecret|[Pp]assword|[Kk]ey)[\'"]?',
+  // yq prints a scalar raw: `yq '.auth.password' values.yaml`.
+  'yq(?: {1,4}(?:e|eval|-r))? {1,4}[\'"]?[\\w.\\[\\]]*(?:[Tt]oken|[Ss]ecret|[Pp]assword|[Kk]ey)[\'"]? ',
   'vault (?:kv get|read) [^\\r\\n]*-field[= ]',
   'gcloud auth (?:application-default )?print-(?:access|identity)-token',
   'gcloud secrets versions access',
@@ -42,7 +44,7 @@ const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:${PRINTS_SE
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl get', 'cat ', 'terraform output', 'nonsensitive('];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl get', 'cat ', 'terraform output', 'nonsensitive(', 'yq '];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -51,8 +53,25 @@ export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault'
 const KEYS_LISTED = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?az [a-z -]{1,60}keys list[^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,40})/dg;
 const LISTED_KEY = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,100}={0,2}(?![A-Za-z0-9+/=])/g;
 
+/**
+ * Vault's table of a secret (`vault kv get`, `vault read database/creds/…`): `Key  Value` rows up to
+ * the next prompt, each row whose key holds a secret (`password`, `secret_key`, `token`).
+ */
+const VAULT_TABLE = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?vault (?:kv get|read) [^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,60})/dg;
+const VAULT_ROW = /^([\w.-]{1,60})[ \t]{2,}(\S[^\r\n]{0,4000}?)[ \t]*\r?$/gm;
+
 export function findPrintedSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
+  VAULT_TABLE.lastIndex = text.includes('vault ') ? 0 : text.length;
+  for (let match = VAULT_TABLE.exec(text); match; match = VAULT_TABLE.exec(text)) {
+    const [outputStart] = match.indices![1]!;
+    VAULT_ROW.lastIndex = 0;
+    for (let row = VAULT_ROW.exec(match[1]!); row; row = VAULT_ROW.exec(match[1]!)) {
+      if (!holdsSecret(row[1]!) || isPlaceholderValue(row[2]!)) continue;
+      const start = outputStart + row.index + row[0].indexOf(row[2]!, row[1]!.length);
+      found.push({ start, end: start + row[2]!.length });
+    }
+  }
   KEYS_LISTED.lastIndex = text.includes('keys list') ? 0 : text.length;
   for (let match = KEYS_LISTED.exec(text); match; match = KEYS_LISTED.exec(text)) {
     const [outputStart] = match.indices![1]!;

@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { isPlaceholderValue, isSensitiveKeyName, looksGenerated } from './secretValues';
+import { characterClasses, isHighEntropy, isPlaceholderValue, isSensitiveKeyName, looksGenerated, namesASecret } from './secretValues';
 
 /**
  * Secrets told in a sentence rather than assigned, as a prompt or a chat pastes them: `api key
@@ -21,6 +21,13 @@ const PROSE =
 const SET_TO =
   /(?:set|changed|updated|rotated|put)[ \t]{1,4}`?([A-Za-z][\w.-]{0,80})`?[ \t]{1,4}(?:to|=)[ \t]{1,4}`?([^\s`'"<>()[\]{},;|]{8,200})/dgi;
 
+/**
+ * A note in a comment or a message that names which one it is: `temp key is …`, `# old pw …`,
+ * `scratch: staging bearer = …`. The value must read as chosen or drawn.
+ */
+const QUALIFIED =
+  /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:key|pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+
 /** A user and password told with spaces around their `/`: `the staging DB creds are app / …`. */
 const CREDS_WITH_SPACES =
   /(?:creds|credentials|login)(?<![\w-](?:creds|credentials|login))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?(?::|[ \t]{1,2}(?:is|are|was))[ \t]{1,4}[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
@@ -37,8 +44,11 @@ const QUOTED_PASSWORD =
  * says "is" (`lautet`, `est`, `es`, `は`, `是`, a colon of either width), then the value, which
  * must read as chosen or drawn (chosenOrDrawn): `Das Passwort … lautet Stag1ng-Berl!n`.
  */
-const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر', 'jeton', 'chave', 'deploy-key', 'schlüssel', 'キー', 'トークン'];
-const FOREIGN_VERBS = '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|är|on|is|to|là|هي|هو)(?=[ \\t])|は|是|为|為)';
+const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر', 'jeton', 'chave', 'deploy-key', 'schlüssel', 'キー', 'トークン', 'lösen', 'heslo', 'κωδικός', 'סיסמה'];
+// "Is", then perhaps "now" or "for now" (`is nu`, `тимчасово`: Ukrainian says it with no verb).
+const FOREIGN_VERBS =
+  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно)(?=[ \\t])|は|是|为|為)' +
+  '(?:[ \\t](?:nu|now|jetzt|maintenant|ahora|agora|adesso|ora|teď|nyní|тепер|теперь|сейчас|tijdelijk|tillfälligt|dočasně)(?=[ \\t]))?';
 const VALUE = `([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`;
 /**
  * Languages that put the value after the word with no verb between (Turkish `root şifresi …,`) or
@@ -81,7 +91,7 @@ const FOREIGN_KEYWORDS = [...FOREIGN_WORDS.map((word) => (word.startsWith('clé'
 /** A value that reads as a password someone chose (three of: small letters, capitals, digits, symbols) or as drawn. */
 function chosenOrDrawn(value: string): boolean {
   if (value.includes('/') || isPlaceholderValue(value)) return false;
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
+  const classes = characterClasses(value);
   // Capitals and small letters in no word's order (`PYOFMoTitGDw`) are drawn too.
   return (value.length >= 8 && (classes >= 3 || (classes === 2 && /[a-z]/.test(value) && /[A-Z]/.test(value) && !WORD_SHAPE.test(value)))) || looksGenerated(value);
 }
@@ -92,7 +102,7 @@ const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/
 const WORD_SHAPE = /^(?:[a-z]+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)$/;
 const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 
-const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 /**
  * The rule's gates: its words that start with a letter of ASCII, and the first characters of
  * the others (a keyword starting with a character no other keyword starts with slows the scan
@@ -124,6 +134,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const value = match[2]!.replace(/[.!?:]+$/, '');
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
+  QUALIFIED.lastIndex = 0;
+  for (let match = QUALIFIED.exec(text); match; match = QUALIFIED.exec(text)) {
+    const value = match[1]!.replace(/[.,!?:]+$/, '');
+    const start = match.indices![1]![0];
+    if ((chosenOrDrawn(value) || isHighEntropy(value)) && !namesASecret(value)) found.push({ start, end: start + value.length });
   }
   CREDS_WITH_SPACES.lastIndex = text.includes(' / ') ? 0 : text.length;
   for (let match = CREDS_WITH_SPACES.exec(text); match; match = CREDS_WITH_SPACES.exec(text)) {

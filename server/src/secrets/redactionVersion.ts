@@ -8,6 +8,6 @@
  * they make of every labeled case in test/fixtures/secrets/) is not REDACTION_FINGERPRINT, and
  * prints the new fingerprint to put here with the bumped version.
  */
-export const REDACTION_VERSION = 4;
+export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = '71d4448e3779020e';
+export const REDACTION_FINGERPRINT = '7f3c5215b55e97cb';

@@ -3,6 +3,7 @@ import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CONFIG_FILE_RULES, findTableSecrets } from './configFileSecrets';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
 import { findKeyedSecrets } from './keyedSecrets';
+import { findListedValues } from './listedValues';
 import { findNamedValues } from './namedValues';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
@@ -80,6 +81,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
   { id: 'named-value', find: findNamedValues, gate: { keywords: KEYWORD_GATE } },
+  { id: 'listed-secret', find: findListedValues, gate: { keywords: [':\n', ':\r\n', '<<<'] } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
   { id: 'prose-secret', find: findForeignScriptSecrets, gate: { characters: PROSE_CHARACTERS } },
   { id: 'printed-secret', find: findPrintedSecrets, gate: { keywords: PRINTED_SECRET_KEYWORDS } },

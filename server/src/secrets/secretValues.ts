@@ -104,6 +104,11 @@ export function isHighEntropy(value: string): boolean {
   return value.length >= 16 && value.length <= 1000 && /^[A-Za-z0-9+/=_.~-]+$/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && entropy(value) >= 3.3 && !countsUp(value.toLowerCase(), 7);
 }
 
+/** How many of small letters, capitals, digits and symbols a value holds: three or four read as a password someone chose. */
+export function characterClasses(value: string): number {
+  return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
+}
+
 const PLACEHOLDER_WORDS =
   /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username|optional|required|enabled|disabled)$/i;
 
@@ -281,6 +286,8 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret)) return false;
   // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;
+  // A Secrets Manager ARN's last part (`…:secret:prod/orders/db-tBtjjO`): the secret's name and a suffix AWS adds.
+  if (/arn:aws[\w-]*:secretsmanager:[\w-]*:[0-9]{12}:secret:$/.test(text.slice(Math.max(0, start - 100), start))) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');
   // A type after a colon, its value after `=`: Swift's `var txtFieldPassword: UITextField! = nil`.
   if (!quoted && /:[ \t]{0,4}$/.test(text.slice(Math.max(0, start - 5), start)) && /^[ \t]{0,4}=(?!=)/.test(text.slice(end, end + 6))) return false;

@@ -1,6 +1,6 @@
 import { anyCasePrefix, ASSIGNED, token } from './secretPatterns';
 import type { FoundSecret, PatternRule, ScanRule } from './secretRules';
-import { readsAsWords } from './secretValues';
+import { isHighEntropy, readsAsWords } from './secretValues';
 
 const ASSIGNED_TO = `${ASSIGNED}["']?`;
 
@@ -180,8 +180,11 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     pattern: new RegExp(`${anyCasePrefix('sonar')}[._-]?(?:login|Login|LOGIN|token|Token|TOKEN)${ASSIGNED_TO}((?:sq[apu]_)?[a-f0-9]{40})(?![A-Za-z0-9])`, 'dg'),
     gate: { keywords: ['sonar'] },
   },
-  // A Discord webhook's token, after its id in the URL.
-  { id: 'discord-webhook-url', pattern: /discord(?:app)?\.com\/api\/webhooks\/[0-9]{17,20}\/([A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg, gate: { tokenRun: 60 } },
+  // A Discord webhook's id and token: the two together are what posts.
+  { id: 'discord-webhook-url', pattern: /discord(?:app)?\.com\/api\/webhooks\/([0-9]{17,20}\/[A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg, gate: { tokenRun: 60 } },
+  // Dropbox's short-lived access token, and Yandex Cloud's static access key's secret.
+  { id: 'dropbox-api-token', pattern: token('sl\\.[A-Za-z0-9_=-]{130,160}'), gate: { tokenRun: 130 } },
+  { id: 'yandex-access-key', pattern: token('YC[A-Za-z0-9_-]{38}'), gate: { tokenRun: 40 }, accept: (secret) => isHighEntropy(secret) },
   { id: 'databricks-api-token', pattern: token('dapi[a-f0-9]{32}(?:-[0-9])?', 'A-Za-z0-9'), gate: { tokenRun: 36 } },
   {
     id: 'heroku-api-key',
