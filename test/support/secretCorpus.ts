@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -120,6 +120,7 @@ export const FIRST_RUNS = {
     stored: ['ac016', 'ac025', 'ac034', 'ac039', 'ac056', 'ac101', 'ac133', 'ac148', 'ac152', 'ac173', 'ac182'],
     lookAlikesRedacted: ['ad056'],
   },
+  'heldout-14': { stored: ['ae015', 'ae125', 'ae162', 'ae195'], lookAlikesRedacted: [] },
 } as const;
 
 /**
@@ -138,6 +139,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p145',
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
+  'ae015', 'ae125', 'ae162', 'ae195',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
