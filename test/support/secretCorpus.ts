@@ -139,7 +139,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p145',
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
-  'ae015', 'ae125', 'ae162', 'ae195',
+  'ae125',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

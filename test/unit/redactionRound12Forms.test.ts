@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 and 13 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12, 13 and 14 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -132,5 +132,27 @@ describe('rounds 12–13: prose', () => {
       ['הסיסמה החדשה לשרת היא PECqs887$ תעדכן', `הסיסמה החדשה לשרת היא ${R('prose-secret')} תעדכן`],
     ]);
     assertKeeps(['the new password is required', 'old key was rotated yesterday', 'Ο κωδικός είναι στο GitHub', 'Het wachtwoord is nu veilig', '// temp key is ${API_KEY}']);
+  });
+});
+
+describe('round 14: a Dockerfile, a feature-flag SDK, a kubeconfig', () => {
+  it('redacts a legacy ENV line under a secret’s name, and keeps its files, references, names and counts', () => {
+    assertRedacts([['ENV ADMIN_PWD Admin2963#', `ENV ADMIN_PWD ${R('config-password')}`]]);
+    assertKeeps(['ENV DB_PASSWORD_FILE /run/secrets/db', 'ENV API_KEY ${API_KEY}', 'ENV NODE_ENV production', 'ENV SECRET_NAME db-creds', 'ENV PASSWORD_MIN_LENGTH 12']);
+  });
+
+  it('redacts a LaunchDarkly SDK key or API token, and keeps its mobile key', () => {
+    const uuid = `${drawn(HEX, 8)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 12)}`;
+    assertRedacts([
+      [`LDClient client = new LDClient("sdk-${uuid}");`, `LDClient client = new LDClient("${R('launchdarkly-key')}");`],
+      [`LD_API_TOKEN: api-${uuid}`, `LD_API_TOKEN: ${R('launchdarkly-key')}`],
+    ]);
+    assertKeeps([`LDClient.init(application, config, "mob-${uuid}")`]);
+  });
+
+  it('redacts a kubeconfig user’s client-key-data and keeps its certificate', () => {
+    const cert = `LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t${drawn(ALNUM, 60)}`;
+    const key = `LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQ${drawn(ALNUM, 80)}`;
+    assertRedacts([[`    client-certificate-data: ${cert}\n    client-key-data: ${key}`, `    client-certificate-data: ${cert}\n    client-key-data: ${R('private-key')}`]]);
   });
 });

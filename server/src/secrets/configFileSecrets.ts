@@ -1,5 +1,6 @@
 import type { FoundSecret, PatternRule } from './secretRules';
-import { isPlaceholderValue } from './secretValues';
+import { KEYWORD } from './secretPatterns';
+import { holdsSecret, isPlaceholderValue, namesASecret } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than
@@ -12,6 +13,18 @@ import { isPlaceholderValue } from './secretValues';
 const accept = (secret: string) => !isPlaceholderValue(secret);
 
 export const CONFIG_FILE_RULES: readonly PatternRule[] = [
+  // A Dockerfile's legacy `ENV NAME value` (no `=`): the rest of the line is the value.
+  {
+    id: 'config-password',
+    pattern: new RegExp(`(?:^|\\n)[ \\t]*ENV[ \\t]+(?:[\\w.-]{0,40}${KEYWORD}[\\w.-]{0,40})[ \\t]+(?!=)([^\\s=][^\\r\\n]{0,1000}?)[ \\t]*(?=\\r?\\n|$)`, 'dg'),
+    gate: { keywords: ['env '] },
+    accept: (secret, text, span, matchStart) => {
+      const name = /ENV[ \t]+([\w.-]+)/.exec(text.slice(matchStart, span.start));
+      return name !== null && holdsSecret(name[1]!) && !isPlaceholderValue(secret) && !namesASecret(secret);
+    },
+  },
+  // A kubeconfig user's private key, base64: `client-key-data: …` (its certificate beside it is public).
+  { id: 'private-key', pattern: /client-key-data["']?[ \t]*:[ \t]*["']?([A-Za-z0-9+/]{40,20000}={0,2})/dg, gate: { keywords: ['client-key-data'] } },
   // Values of a line's directive, with no operator; short ones too (keepalived's is at most 8).
   {
     id: 'config-password',

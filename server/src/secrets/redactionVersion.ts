@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = '7f3c5215b55e97cb';
+export const REDACTION_FINGERPRINT = '9e293ba0eb4387ef';
