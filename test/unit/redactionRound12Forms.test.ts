@@ -55,12 +55,12 @@ describe('rounds 12–13: command lines', () => {
 });
 
 describe('rounds 12–13: values under a name', () => {
-  it('redacts a short unquoted password chosen of three kinds of character, under a secret’s own name', () => {
+  it('redacts a short unquoted password chosen of three kinds of character, under a password’s own name', () => {
     assertRedacts([
       ['docker run -e POSTGRES_PASSWORD=ySZcB62 -p 5432:5432 postgres:16', `docker run -e POSTGRES_PASSWORD=${R('generic-assignment')} -p 5432:5432 postgres:16`],
       ['PGPASSWORD=KrNMi43 psql -h replica', `PGPASSWORD=${R('generic-assignment')} psql -h replica`],
     ]);
-    assertKeeps(['DB_PASSWORD=secret1', 'PrivateKey: !GetAtt PrivateKey1', 'password=${PW}', 'token: Bearer', 'PASSWORD=Abc-def']);
+    assertKeeps(['DB_PASSWORD=secret1', 'token = 1*tchar', 'PrivateKey: !GetAtt PrivateKey1', 'password=${PW}', 'token: Bearer', 'PASSWORD=Abc-def']);
   });
 
   it('redacts the items of a YAML list under a secret’s name, not its placeholders or names', () => {

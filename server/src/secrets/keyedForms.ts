@@ -173,10 +173,11 @@ export const FORMS: readonly Form[] = [
     from: 'word',
     accept: (s) => !isNextKey(s),
   },
-  // A short unquoted password under a secret's own name, read as chosen (three kinds of character): `-e POSTGRES_PASSWORD=ySZcB62`.
+  // A short unquoted password under a password's own name, read as chosen (three kinds of character): `-e POSTGRES_PASSWORD=ySZcB62`.
+  // Tokens and keys are drawn long; a short value under one is grammar or code (`token = 1*tchar`).
   {
     rule: 'generic-assignment',
-    around: (n) => n.kind === 'sensitive',
+    around: (n) => n.kind === 'sensitive' && /pass|pwd/i.test(n.word),
     after: sticky(`${ASSIGNED}([^\\s"'\`,;(){}\\[\\]<>=:$%]{6,7})(?=[\\s"'\`;,)]|$)`),
     from: 'word',
     // Letters and a digit, not a YAML tag or anchor (`!GetAtt`, `&db`) or an option.
