@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -121,6 +121,7 @@ export const FIRST_RUNS = {
     lookAlikesRedacted: ['ad056'],
   },
   'heldout-14': { stored: ['ae015', 'ae125', 'ae162', 'ae195'], lookAlikesRedacted: [] },
+  'heldout-15': { stored: ['ag010', 'ag041', 'ag060', 'ag099', 'ag141', 'ag146', 'ag185', 'ag196'], lookAlikesRedacted: ['ah071'] },
 } as const;
 
 /**
@@ -140,6 +141,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
   'ae125',
+  'ag010', 'ag041', 'ag060', 'ag099', 'ag141', 'ag146', 'ag185', 'ag196', 'ah071',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
