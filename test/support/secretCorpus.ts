@@ -141,7 +141,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
   'ae125',
-  'ag010', 'ag041', 'ag060', 'ag099', 'ag141', 'ag146', 'ag185', 'ag196', 'ah071',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

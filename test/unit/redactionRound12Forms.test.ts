@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12, 13 and 14 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 15 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -154,5 +154,32 @@ describe('round 14: a Dockerfile, a feature-flag SDK, a kubeconfig', () => {
     const cert = `LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t${drawn(ALNUM, 60)}`;
     const key = `LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQ${drawn(ALNUM, 80)}`;
     assertRedacts([[`    client-certificate-data: ${cert}\n    client-key-data: ${key}`, `    client-certificate-data: ${cert}\n    client-key-data: ${R('private-key')}`]]);
+  });
+});
+
+describe('round 15: DSNs, flags, XML, vendors, prose', () => {
+  it('redacts a Go DSN password holding @, curl -su, unattend.xml’s nested Value, Splunk’s scheme, Octopus, Postmark and Meraki by position', () => {
+    const uuid = `${drawn(HEX, 8)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 12)}`;
+    const octopus = `API-${drawn('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 26)}`;
+    const meraki = drawn(HEX, 40);
+    assertRedacts([
+      ['"dsn":"crm:Welcome12@JbK@tcp(192.168.1.40:3306)/crm"', `"dsn":"crm:${R('dsn-password')}@tcp(192.168.1.40:3306)/crm"`],
+      ["curl -su 'svc-backup:jgnRyL-4878' https://nexus", `curl -su 'svc-backup:${R('command-line-password')}' https://nexus`],
+      ['<AdministratorPassword>\n  <Value>AFRZT325$</Value>\n  <PlainText>true</PlainText>', `<AdministratorPassword>\n  <Value>${R('xml-secret')}</Value>\n  <PlainText>true</PlainText>`],
+      [`-H "Authorization: Splunk ${uuid}"`, `-H "Authorization: Splunk ${R('authorization-header')}"`],
+      [`octo push --apiKey ${octopus}`, `octo push --apiKey ${R('octopus-api-key')}`],
+      [`client := postmark.NewClient("${uuid}", "")`, `client := postmark.NewClient("${R('positional-password')}", "")`],
+      [`d = meraki.DashboardAPI("${meraki}")`, `d = meraki.DashboardAPI("${R('positional-password')}")`],
+      ['ssh in as ubuntu, the password is UyAPro09! and then restart nginx', `ssh in as ubuntu, the password is ${R('prose-secret')}! and then restart nginx`],
+    ]);
+  });
+
+  it('keeps a Mapbox public token, a header’s name, a password told as a word', () => {
+    assertKeeps([
+      `mapboxgl.accessToken = 'pk.eyJ1Ijoi${drawn(ALNUM, 40)}.${drawn(URL_SAFE, 22)}';`,
+      'apiKeyHeader = "X-Octopus-ApiKey"',
+      'the password is required and then the token is refreshed',
+      '<AdministratorPassword>\n  <Value>${ADMIN_PASSWORD}</Value>',
+    ]);
   });
 });

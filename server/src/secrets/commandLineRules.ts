@@ -59,7 +59,7 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [
     ['curl', 'http ', 'https '],
     // A command continued over lines (`\\` at each end); the user and the password each quoted or not.
-    `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
+    `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-[A-Za-z]{0,6}u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
   ],
   // MongoDB's shells and tools, OpenLDAP's `-w`, Sysinternals' `-p`.
   [['mongo'], `${program('mongo(?:sh|dump|restore|export|import|stat|top|files)?')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],

@@ -13,13 +13,14 @@ function acceptNonPlaceholder(secret: string): boolean {
 }
 
 const DSN_ADDRESS = /@(?:tcp6?|unix)\(/g;
-const NOT_IN_PASSWORD = /[\s@"'`:]/;
+const NOT_IN_PASSWORD = /[\s"'`:]/;
 const USER_CHARACTER = /[\w.%+-]/;
 
 /**
  * Go's MySQL driver: `user:password@tcp(host:3306)/db`, with no scheme. Read back from each
  * address, which is rare and literal, rather than tried at every word: the password is what
- * lies between it and the colon after the user (no space, quote, `@` or colon in it).
+ * lies between it and the colon after the user (no space, quote or colon in it; an `@` may be:
+ * the driver splits at the last one).
  */
 function findDsnPasswords(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
@@ -189,7 +190,7 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   {
     id: 'authorization-header',
     pattern: new RegExp(
-      `${anyCasePrefix('authorization')}["']?(?:\\s{0,4}[:=]\\s{0,4}["']?|[ \\t]{1,4}["'])(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
+      `${anyCasePrefix('authorization')}["']?(?:\\s{0,4}[:=]\\s{0,4}["']?|[ \\t]{1,4}["'])(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token|Splunk)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
         `|(?<![A-Za-z0-9])Bearer\\s{1,4}([A-Za-z0-9._~+/-]{20,8192}=*)`,
       'dg',
     ),

@@ -258,7 +258,8 @@ export const FORMS: readonly Form[] = [
     rule: 'xml-secret',
     around: (n) => n.text[n.start - 1] === '<' || n.text[n.start - 1] === ':',
     before: /<(?:[\w.-]{1,40}:)?$/,
-    after: sticky(`(?:\\s[^<>]{0,200})?>(?:<!\\[CDATA\\[((?:[^\\]]|\\](?!\\]>)){1,1000})\\]\\]>|([^<]{1,1000}))</`),
+    // Windows' unattend.xml nests it: `<AdministratorPassword><Value>…</Value>`.
+    after: sticky(`(?:\\s[^<>]{0,200})?>(?:<!\\[CDATA\\[((?:[^\\]]|\\](?!\\]>)){1,1000})\\]\\]></|\\s{0,40}<[Vv]alue>([^<]{1,1000})</[Vv]alue>|([^<]{1,1000})</)`),
     from: 'name',
   },
   // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`.

@@ -101,6 +101,8 @@ const WRITTEN = /^(?:[a-z]+|[0-9]+|v[0-9]+)(?:[_.-](?:[a-z]+|[0-9]+|v[0-9]+))*$/
 /** A word as written in code or prose: lower, camel, Pascal or upper case. */
 const WORD_SHAPE = /^(?:[a-z]+|[a-z]+(?:[A-Z][a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z]+)$/;
 const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
+/** Words for a password, which people choose (`the password is UyAPro09!`): a token or a key is drawn. */
+const PASSWORD_WORD = /^(?:pw|pwd|password|passwd|passphrase)$/i;
 
 const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 /**
@@ -125,7 +127,7 @@ export function findProseSecrets(text: string): FoundSecret[] {
       start += pair[0].length;
       secret = value.slice(pair[0].length);
       if (secret.length < 6 || secret.includes('/') || WORD_SHAPE.test(secret) || isPlaceholderValue(secret)) continue;
-    } else if (value.includes('/') || WRITTEN.test(value) || !looksGenerated(value)) continue;
+    } else if (value.includes('/') || WRITTEN.test(value) || !(looksGenerated(value) || (PASSWORD_WORD.test(pairWord ?? codeWord ?? '') && chosenOrDrawn(value)))) continue;
     found.push({ start, end: start + secret.length });
   }
   found.push(...findAsciiForeignProse(text));

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = '9e293ba0eb4387ef';
+export const REDACTION_FINGERPRINT = 'fa50cc30d7d7ad8c';

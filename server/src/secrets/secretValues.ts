@@ -202,7 +202,7 @@ export function namesASecret(value: string): boolean {
   return (
     (/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) && isSensitiveKeyName(value)) ||
     // An HTTP header's name: words or capitals joined by `-` (`X-Acme-Api-Key`, `X-B3-TraceId`); a digit inside a word (`Qu4ntum-Leap`) is a password's.
-    /^(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]*)(?:-(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]*))+$/.test(value) ||
+    /^(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]{0,9})(?:-(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|[A-Z][A-Z0-9]{0,9}))+$/.test(value) ||
     // A path, or a Rails route's `controller#action` (`cms/sites/passwords#update`).
     /^\/?[a-z0-9_.-]+(?:\/[a-z0-9_.-]+)+\/?(?:#[a-z_]+|:[a-z_]+)?$/.test(value) ||
     // A file's path (`/foo/bar/Password.js`).
@@ -271,8 +271,8 @@ function isHandFilledToken(value: string): boolean {
   return prefix !== null && prefix.index === 0 && !isHighEntropy(value.slice(prefix[0].length, prefix[0].length + 1000));
 }
 
-/** RevenueCat's public SDK keys (`appl_…`, `goog_…`, `amzn_…`): shipped in apps, like Stripe's `pk_`. */
-const PUBLIC_SDK_KEY = /^(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}$/;
+/** RevenueCat's public SDK keys (`appl_…`, `goog_…`, `amzn_…`) and Mapbox's public tokens (`pk.eyJ…`): shipped in apps, like Stripe's `pk_`. */
+const PUBLIC_SDK_KEY = /^(?:(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}|pk\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,200})$/;
 
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {

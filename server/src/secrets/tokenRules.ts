@@ -185,6 +185,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   // Dropbox's short-lived access token, and Yandex Cloud's static access key's secret.
   { id: 'dropbox-api-token', pattern: token('sl\\.[A-Za-z0-9_=-]{130,160}'), gate: { tokenRun: 130 } },
   { id: 'yandex-access-key', pattern: token('YC[A-Za-z0-9_-]{38}'), gate: { tokenRun: 40 }, accept: (secret) => isHighEntropy(secret) },
+  // Octopus Deploy's API key.
+  { id: 'octopus-api-key', pattern: token('API-[A-Z0-9]{26}'), gate: { tokenRun: 30 } },
   // LaunchDarkly's server-side SDK key and API access token: `sdk-` or `api-` and a UUID (its mobile key, `mob-`, ships in apps).
   { id: 'launchdarkly-key', pattern: token('(?:sdk|api)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'), gate: { tokenRun: 40 } },
   { id: 'databricks-api-token', pattern: token('dapi[a-f0-9]{32}(?:-[0-9])?', 'A-Za-z0-9'), gate: { tokenRun: 36 } },
