@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
@@ -181,5 +183,35 @@ describe('round 15: DSNs, flags, XML, vendors, prose', () => {
       'the password is required and then the token is refreshed',
       '<AdministratorPassword>\n  <Value>${ADMIN_PASSWORD}</Value>',
     ]);
+  });
+});
+
+describe('forms found only in texts joined together (the raw-bytes scan joins every case)', () => {
+  it('finds a key whose value a form found lines further on skipped over: `grep -i pass` then MAIL_PASSWORD=…, then a name/value pair', () => {
+    const text = "$ env | grep -i pass\nMAIL_PASSWORD=FtNv0310\n\nvariables:\n  - name: SQL_PWD\n    value: 'azeex@4246'";
+    assertRedacts([[text, text.replace('FtNv0310', R('generic-assignment')).replace('azeex@4246', R('generic-assignment'))]]);
+  });
+
+  it('reads a vault table right after another table, whose lines reach up to its command', () => {
+    const pw = drawn(ALNUM, 24);
+    const first = '$ vault kv get secret/app\n====== Data ======\nKey         Value\n---         -----\nusername    app';
+    const second = `$ vault read database/creds/ro\nKey         Value\n---         -----\npassword    ${pw}`;
+    const joined = redactSecrets(`${first}\n\n${second}`).text;
+    assert.ok(!joined.includes(pw) && joined.startsWith(first), joined);
+  });
+
+  it('keeps a ConfigMap pasted after a Secret without `---`, and reads a Secret whose kind comes after its data', () => {
+    const value = drawn(ALNUM, 20);
+    const secret = `apiVersion: v1\nkind: Secret\ndata:\n  password: ${value}`;
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\ndata:\n  LOG_LEVEL: info\n  DB_HOST: postgres.db.svc';
+    assertRedacts([
+      [`${secret}\n\n${configMap}`, `${secret.replace(value, R('kubernetes-secret'))}\n\n${configMap}`],
+      [`apiVersion: v1\ndata:\n  token: ${value}\nkind: Secret`, `apiVersion: v1\ndata:\n  token: ${R('kubernetes-secret')}\nkind: Secret`],
+    ]);
+  });
+
+  it('redacts a Dockerfile ENV line quoted in a sentence, one word that reads as a password', () => {
+    assertRedacts([['it works: ENV ADMIN_PWD Admin2963#', `it works: ENV ADMIN_PWD ${R('config-password')}`]]);
+    assertKeeps(['set the ENV PASSWORD variable first']);
   });
 });

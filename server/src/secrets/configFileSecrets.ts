@@ -1,6 +1,6 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
-import { holdsSecret, isPlaceholderValue, namesASecret } from './secretValues';
+import { characterClasses, holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than
@@ -13,14 +13,18 @@ import { holdsSecret, isPlaceholderValue, namesASecret } from './secretValues';
 const accept = (secret: string) => !isPlaceholderValue(secret);
 
 export const CONFIG_FILE_RULES: readonly PatternRule[] = [
-  // A Dockerfile's legacy `ENV NAME value` (no `=`): the rest of the line is the value.
+  // A Dockerfile's legacy `ENV NAME value` (no `=`): the rest of the line is the value; quoted in a
+  // sentence (`…: ENV ADMIN_PWD …`), one word that reads as a password or a draw.
   {
     id: 'config-password',
-    pattern: new RegExp(`(?:^|\\n)[ \\t]*ENV[ \\t]+(?:[\\w.-]{0,40}${KEYWORD}[\\w.-]{0,40})[ \\t]+(?!=)([^\\s=][^\\r\\n]{0,1000}?)[ \\t]*(?=\\r?\\n|$)`, 'dg'),
+    pattern: new RegExp(`ENV(?<![\\w-]ENV)[ \\t]+(?:[\\w.-]{0,40}${KEYWORD}[\\w.-]{0,40})[ \\t]+(?!=)([^\\s=][^\\r\\n]{0,1000}?)[ \\t]*(?=\\r?\\n|$)`, 'dg'),
     gate: { keywords: ['env '] },
     accept: (secret, text, span, matchStart) => {
       const name = /ENV[ \t]+([\w.-]+)/.exec(text.slice(matchStart, span.start));
-      return name !== null && holdsSecret(name[1]!) && !isPlaceholderValue(secret) && !namesASecret(secret);
+      if (name === null || !holdsSecret(name[1]!) || isPlaceholderValue(secret) || namesASecret(secret)) return false;
+      const lineStart = text.lastIndexOf('\n', matchStart - 1) + 1;
+      if (/^[ \t]*$/.test(text.slice(lineStart, matchStart))) return true;
+      return !/\s/.test(secret) && ((secret.length >= 8 && characterClasses(secret) >= 3) || isHighEntropy(secret));
     },
   },
   // A kubeconfig user's private key, base64: `client-key-data: …` (its certificate beside it is public).

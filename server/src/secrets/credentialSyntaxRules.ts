@@ -73,8 +73,34 @@ function findPgpassPasswords(text: string): SecretSpan[] {
 }
 
 /** `kind: Secret`, also indented or lowercased as hand-written manifests have it. */
-const SECRET_KIND = /^[ \t]{0,8}kind:[ \t]*["']?[Ss]ecret["']?[ \t]*$/m;
+const SECRET_KIND = /^[ \t]{0,8}kind:[ \t]*["']?[Ss]ecret["']?[ \t]*\r?$/m;
 const SECRET_DATA = /^([ \t]*)(?:data|stringData):[ \t]*$/gm;
+/** A line `---`, or a top-level `apiVersion:` or `kind:`. */
+const MANIFEST_MARK = /^(?:---[ \t]*\r?$|(apiVersion|kind):)/gm;
+
+/**
+ * Where each manifest of a text starts and ends: at `---`, and where a top-level `apiVersion:` or
+ * `kind:` comes again (manifests pasted one after another without `---`, a ConfigMap's after a
+ * Secret's, must not lend it the Secret's kind). Either may come first, and `kind:` after `data:`.
+ */
+function manifests(text: string): [start: number, end: number][] {
+  const spans: [number, number][] = [];
+  let start = 0;
+  let seen = new Set<string>();
+  MANIFEST_MARK.lastIndex = 0;
+  for (let mark = MANIFEST_MARK.exec(text); mark; mark = MANIFEST_MARK.exec(text)) {
+    const key = mark[1];
+    if (key !== undefined && !seen.has(key)) {
+      seen.add(key);
+      continue;
+    }
+    spans.push([start, mark.index]);
+    start = key === undefined ? mark.index + mark[0].length : mark.index;
+    seen = new Set(key === undefined ? [] : [key]);
+  }
+  spans.push([start, text.length]);
+  return spans;
+}
 const DATA_ENTRY = /^([ \t]+)["']?[\w.-]{1,253}["']?:[ \t]*(?:(["']?)([^\s"'#|>][^\s"']{0,10000})\2|([|>][+-]?))[ \t]*$/;
 
 /**
@@ -85,10 +111,8 @@ const DATA_ENTRY = /^([ \t]+)["']?[\w.-]{1,253}["']?:[ \t]*(?:(["']?)([^\s"'#|>]
 function findKubernetesSecretData(text: string): SecretSpan[] {
   const spans: SecretSpan[] = [];
   if (!SECRET_KIND.test(text)) return spans;
-  let documentStart = 0;
-  for (const document of text.split(/^---[ \t]*$/m)) {
-    const offset = documentStart;
-    documentStart += document.length + 3;
+  for (const [offset, end] of manifests(text)) {
+    const document = text.slice(offset, end);
     if (!SECRET_KIND.test(document)) continue;
     SECRET_DATA.lastIndex = 0;
     for (let data = SECRET_DATA.exec(document); data; data = SECRET_DATA.exec(document)) {

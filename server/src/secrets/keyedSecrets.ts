@@ -196,17 +196,20 @@ const FORM_CHARACTER = /[=:(<"'\s]/;
 export function findKeyedSecrets(text: string): FoundSecret[] {
   if (!FORM_CHARACTER.test(text)) return [];
   const found: FoundSecret[] = [];
-  let covered = 0;
+  // Values found so far: a form may find one lines after its name (a `name:`/`value:` pair), past other keys.
+  let values: SecretSpan[] = [];
   for (const word of keyWords(text)) {
+    // Words come in order: a value that ends before this one covers no later word either.
+    if (values.length > 16) values = values.filter((value) => value.end > word.index);
     // A key name inside a value already found is part of that value (a URL's query is not: its tokens are found on their own).
-    if (word.index < covered) continue;
+    if (values.some((value) => value.start <= word.index && word.index < value.end)) continue;
     const name = keyNameAt(text, word.word, word.index, word.index + word.word.length, word.kind);
     if (word.kind === 'weak' && !holdsGeneratedSecret(text.slice(name.start, name.end))) continue;
     for (const form of FORMS) {
       const valued = tryForm(form, name);
       if (!valued) continue;
       if (valued.secret) found.push(valued.span);
-      covered = Math.max(covered, valued.span.end);
+      values.push(valued.span);
     }
   }
   return found;

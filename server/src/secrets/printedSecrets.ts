@@ -55,9 +55,10 @@ const LISTED_KEY = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,100}={0,2}(?![A-Za-z0-9+/
 
 /**
  * Vault's table of a secret (`vault kv get`, `vault read database/creds/…`): `Key  Value` rows up to
- * the next prompt, each row whose key holds a secret (`password`, `secret_key`, `token`).
+ * the next prompt, each row whose key holds a secret (`password`, `secret_key`, `token`). The line
+ * break before the command is looked behind for: a table just before it has taken it.
  */
-const VAULT_TABLE = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?vault (?:kv get|read) [^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,60})/dg;
+const VAULT_TABLE = /(?<=^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?vault (?:kv get|read) [^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,60})/dg;
 const VAULT_ROW = /^([\w.-]{1,60})[ \t]{2,}(\S[^\r\n]{0,4000}?)[ \t]*\r?$/gm;
 
 export function findPrintedSecrets(text: string): FoundSecret[] {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = 'fa50cc30d7d7ad8c';
+export const REDACTION_FINGERPRINT = 'e3da6ae6d6cffd2f';
