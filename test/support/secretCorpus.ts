@@ -142,7 +142,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
   'ae125',
-  'ai008', 'ai109', 'ai172', 'ai183', 'aj002',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 to 15 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 16 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -183,6 +183,24 @@ describe('round 15: DSNs, flags, XML, vendors, prose', () => {
       'the password is required and then the token is refreshed',
       '<AdministratorPassword>\n  <Value>${ADMIN_PASSWORD}</Value>',
     ]);
+  });
+});
+
+describe('round 16: a default address, Codecov, HTTPie bearer, Defined Networking, a shell’s required variable', () => {
+  it('redacts them', () => {
+    const uuid = `${drawn(HEX, 8)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 4)}-${drawn(HEX, 12)}`;
+    const token = `-${drawn(URL_SAFE, 47)}`;
+    const dnkey = `dnkey-${drawn('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 26)}-${drawn('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 52)}`;
+    assertRedacts([
+      ['flag.String("dsn", "ro_user:MDuLO.984@/metrics", "mysql dsn")', `flag.String("dsn", "ro_user:${R('dsn-password')}@/metrics", "mysql dsn")`],
+      [`run: bash <(curl -s https://codecov.io/bash) -t ${uuid}`, `run: bash <(curl -s https://codecov.io/bash) -t ${R('command-line-password')}`],
+      [`http --auth-type=bearer --auth ${token} GET https://api.acme.dev/v1/me`, `http --auth-type=bearer --auth ${R('command-line-password')} GET https://api.acme.dev/v1/me`],
+      [`dnkey: ${dnkey}`, `dnkey: ${R('defined-networking-api-token')}`],
+    ]);
+  });
+
+  it('keeps imports from @/, the message of ${NAME:?…}, HTTPie’s user:password prompt', () => {
+    assertKeeps(['import db from "@/lib/db"', 'DB_PASSWORD=${DB_PASSWORD:?DB_PASSWORD must be set}', 'http --auth-type=bearer GET https://api.acme.dev/v1/me']);
   });
 });
 

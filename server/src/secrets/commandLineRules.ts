@@ -42,6 +42,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['vault'], `${program('vault')} {1,4}login(?: {1,4}-[\\w-]{1,30}(?:=\\S{1,200})?)*? {1,4}(?!-)["']?([A-Za-z0-9._-]{8,1000})["']?(?=\\s|$)`],
   // Mosquitto's clients: `mosquitto_pub -u user -P …`.
   [['mosquitto'], `${program('mosquitto_(?:pub|sub|rr)')}${REST_OF_COMMAND} (?:-P|--pw)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // Codecov's uploader: `codecov -t …`, `bash <(curl -s https://codecov.io/bash) -t …`.
+  [['codecov'], `codecov${REST_OF_COMMAND} -t {1,4}(?:${ARGUMENT_VALUE})`],
   // Snyk's token: `snyk config set api=…`, `snyk auth …`.
   [['snyk'], `${program('snyk')} {1,4}(?:config {1,4}set {1,4}api=|auth {1,4}(?!-))(?:${ARGUMENT_VALUE})`],
   // A password command that only prints it: restic's `--password-command "echo …"`.
@@ -124,6 +126,13 @@ export const COMMAND_LINE_RULES: readonly PatternRule[] = [
     gate: { keywords },
     accept: (secret: string) => !secret.startsWith('-') && !isPlaceholderValue(secret),
   })),
+  // HTTPie's bearer token: `http --auth-type=bearer --auth …` (a drawn token may start with `-`).
+  {
+    id: 'command-line-password',
+    pattern: new RegExp(`${program('https?')}${REST_OF_COMMAND} (?:-A|--auth-type)(?: {1,4}|=)bearer${REST_OF_COMMAND} (?:-a|--auth)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`, 'dg'),
+    gate: { keywords: ['bearer'] },
+    accept: (secret: string) => !isPlaceholderValue(secret),
+  },
   // Windows' `setx NAME value`: the value by position after a variable's name that says it holds a secret (it may start with `-`).
   {
     id: 'command-line-password',

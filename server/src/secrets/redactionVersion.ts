@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = 'e3da6ae6d6cffd2f';
+export const REDACTION_FINGERPRINT = '09dcdf380af88628';

@@ -286,6 +286,8 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret)) return false;
   // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;
+  // A shell's `${DB_PASSWORD:?… must be set}`: the message shown when it is not.
+  if (secret.startsWith('?') && /\$\{[\w.-]{1,80}:$/.test(text.slice(Math.max(0, start - 82), start))) return false;
   // A Secrets Manager ARN's last part (`…:secret:prod/orders/db-tBtjjO`): the secret's name and a suffix AWS adds.
   if (/arn:aws[\w-]*:secretsmanager:[\w-]*:[0-9]{12}:secret:$/.test(text.slice(Math.max(0, start - 100), start))) return false;
   const quoted = /["'`>]/.test(text[start - 1] ?? '');

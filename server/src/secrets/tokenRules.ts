@@ -185,6 +185,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   // Dropbox's short-lived access token, and Yandex Cloud's static access key's secret.
   { id: 'dropbox-api-token', pattern: token('sl\\.[A-Za-z0-9_=-]{130,160}'), gate: { tokenRun: 130 } },
   { id: 'yandex-access-key', pattern: token('YC[A-Za-z0-9_-]{38}'), gate: { tokenRun: 40 }, accept: (secret) => isHighEntropy(secret) },
+  // Defined Networking's API key.
+  { id: 'defined-networking-api-token', pattern: token('dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}'), gate: { keywords: ['dnkey-'] } },
   // Octopus Deploy's API key.
   { id: 'octopus-api-key', pattern: token('API-[A-Z0-9]{26}'), gate: { tokenRun: 30 } },
   // LaunchDarkly's server-side SDK key and API access token: `sdk-` or `api-` and a UUID (its mobile key, `mob-`, ships in apps).
