@@ -143,7 +143,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
   'ae125',
-  'ak022', 'ak147', 'ak198', 'al049', 'al076',
+  'al049', 'al076',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 to 16 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 17 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -201,6 +201,17 @@ describe('round 16: a default address, Codecov, HTTPie bearer, Defined Networkin
 
   it('keeps imports from @/, the message of ${NAME:?…}, HTTPie’s user:password prompt', () => {
     assertKeeps(['import db from "@/lib/db"', 'DB_PASSWORD=${DB_PASSWORD:?DB_PASSWORD must be set}', 'http --auth-type=bearer GET https://api.acme.dev/v1/me']);
+  });
+});
+
+describe('round 17: an attached login password, a ? in a URL’s password, a README’s code span', () => {
+  it('redacts them, and keeps a login reading its input, a port and a query, a name in a code span', () => {
+    assertRedacts([
+      ['docker login -u admin -pSeal3795pup localhost:5000', `docker login -u admin -p${R('command-line-password')} localhost:5000`],
+      ["lftp ftp://backup:Ferret83?@files.example.com -e 'quit'", `lftp ftp://backup:${R('url-password')}@files.example.com -e 'quit'`],
+      ['Connect with `psql -U analytics` and password `An4lytics!` (ask ops)', `Connect with \`psql -U analytics\` and password \`${R('prose-secret')}\` (ask ops)`],
+    ]);
+    assertKeeps(['docker login -u admin --password-stdin localhost:5000', 'docker login -p $PASS', 'https://host:443?email=a@b.com', 'set the password `DB_PASSWORD` first']);
   });
 });
 

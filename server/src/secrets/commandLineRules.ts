@@ -11,7 +11,7 @@ import { isPlaceholderValue } from './secretValues';
 
 const ATTACHED_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|([^\\s"'\`;&|]{1,1000})`;
 
-/** A quoted value attached to its option: `-p'…'`. */
+/** A quoted value attached to its option: `-p'…'` (`-pValue` unquoted is a login's only). */
 const QUOTED_ATTACHED = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
 
 /** A word of a command: quoted, or up to the next space or shell operator. */
@@ -37,7 +37,7 @@ function program(names: string): string {
 /** A password option's forms, with the keywords (lowercase, in every match) that gate them. */
 const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] = [
   // docker, podman, helm registry, az…: `login … -p …`.
-  [['login'], `${program('login')}${REST_OF_COMMAND} -p(?:(?: {1,4}|=)(?:${ARGUMENT_VALUE})|${QUOTED_ATTACHED})`],
+  [['login'], `${program('login')}${REST_OF_COMMAND} -p(?:(?: {1,4}|=)(?:${ARGUMENT_VALUE})|${QUOTED_ATTACHED}|([^\\s"'\`;&|-][^\\s"'\`;&|]{3,1000}))`],
   // `vault login <token>` (a method's `-method=…` and `key=value` pairs are not one).
   [['vault'], `${program('vault')} {1,4}login(?: {1,4}-[\\w-]{1,30}(?:=\\S{1,200})?)*? {1,4}(?!-)["']?([A-Za-z0-9._-]{8,1000})["']?(?=\\s|$)`],
   // Mosquitto's clients: `mosquitto_pub -u user -P …`.

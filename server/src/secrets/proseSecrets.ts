@@ -28,6 +28,9 @@ const SET_TO =
 const QUALIFIED =
   /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:key|pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 
+/** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
+const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
+
 /** A user and password told with spaces around their `/`: `the staging DB creds are app / …`. */
 const CREDS_WITH_SPACES =
   /(?:creds|credentials|login)(?<![\w-](?:creds|credentials|login))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?(?::|[ \t]{1,2}(?:is|are|was))[ \t]{1,4}[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
@@ -136,6 +139,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const value = match[2]!.replace(/[.!?:]+$/, '');
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
+  PASSWORD_SPAN.lastIndex = 0;
+  for (let match = PASSWORD_SPAN.exec(text); match; match = PASSWORD_SPAN.exec(text)) {
+    const [start, end] = match.indices![2]!;
+    if (chosenOrDrawn(match[2]!) && !namesASecret(match[2]!)) found.push({ start, end });
   }
   QUALIFIED.lastIndex = 0;
   for (let match = QUALIFIED.exec(text); match; match = QUALIFIED.exec(text)) {

@@ -29,6 +29,8 @@ const METADATA_WORDS = new Set([
   // What handles it.
   'scheme', 'method', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
   'validator', 'provider', 'manager', 'helper', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
+  // Where it is read from: `--password-stdin` takes none (what follows is the registry).
+  'stdin',
   // Which one it is: `api_key_id`, `token_ids`, .NET's `UserSecretsId` (but Vault's `secret_id` is a secret, namesMetadata).
   'id', 'ids',
 ]);
