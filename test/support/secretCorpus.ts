@@ -145,7 +145,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ac173', 'ad056',
   'ae125',
   'al049', 'al076',
-  'am155', 'am159', 'an074',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 to 17 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 18 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -212,6 +212,19 @@ describe('round 17: an attached login password, a ? in a URL’s password, a REA
       ['Connect with `psql -U analytics` and password `An4lytics!` (ask ops)', `Connect with \`psql -U analytics\` and password \`${R('prose-secret')}\` (ask ops)`],
     ]);
     assertKeeps(['docker login -u admin --password-stdin localhost:5000', 'docker login -p $PASS', 'https://host:443?email=a@b.com', 'set the password `DB_PASSWORD` first']);
+  });
+});
+
+describe('round 18: Sidekiq’s gem credentials, a Yandex IAM token, a file a value is read from', () => {
+  it('redacts the first two and keeps the third', () => {
+    const pair = `${drawn(HEX, 8)}:${drawn(HEX, 8)}`;
+    const iam = `t1.${drawn(URL_SAFE, 60)}.${drawn(URL_SAFE, 86)}`;
+    assertRedacts([
+      [`bundle config --local enterprise.contribsys.com ${pair}`, `bundle config --local enterprise.contribsys.com ${R('sidekiq-secret')}`],
+      [`BUNDLE_GEMS__CONTRIBSYS__COM=${pair}`, `BUNDLE_GEMS__CONTRIBSYS__COM=${R('sidekiq-secret')}`],
+      [`$ yc iam create-token\n${iam}`, `$ yc iam create-token\n${R('yandex-iam-token')}`],
+    ]);
+    assertKeeps(['vault kv put secret/app/db password=@db_pass.txt', 'curl -d @payload.json https://api.example.com']);
   });
 });
 

@@ -218,6 +218,8 @@ export function namesASecret(value: string): boolean {
     /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
     /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
     /^arn:[a-z-]+:/.test(value) ||
+    // A file the value is read from: Vault's and curl's `@db_pass.txt`.
+    /^@(?:[\w.~-]*\/)*[\w-]+\.(?:txt|json|ya?ml|pem|key|env|secret|conf|cfg|ini|toml|b64|crt)$/.test(value) ||
     // A secret manager's reference: 1Password's `op://vault/item/field` (names may hold spaces).
     /^op:\/\/[^@\r\n]{1,300}$/.test(value) ||
     // A Kubernetes Secret's or a key's name: `postgres-password`, `db-credentials`.

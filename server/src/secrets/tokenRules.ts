@@ -185,6 +185,14 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   // Dropbox's short-lived access token, and Yandex Cloud's static access key's secret.
   { id: 'dropbox-api-token', pattern: token('sl\\.[A-Za-z0-9_=-]{130,160}'), gate: { tokenRun: 130 } },
   { id: 'yandex-access-key', pattern: token('YC[A-Za-z0-9_-]{38}'), gate: { tokenRun: 40 }, accept: (secret) => isHighEntropy(secret) },
+  // Sidekiq Enterprise's and Pro's gem credentials, `user:password` of hex: `bundle config enterprise.contribsys.com …`, `BUNDLE_GEMS__CONTRIBSYS__COM=…`.
+  {
+    id: 'sidekiq-secret',
+    pattern: /(?:(?:enterprise|gems)\.contribsys\.com[ \t]{1,4}|(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]{0,4}[=:][ \t]{0,4}["']?)([0-9a-f]{8}:[0-9a-f]{8})(?![0-9a-f])/dg,
+    gate: { keywords: ['contribsys'] },
+  },
+  // A Yandex Cloud IAM token (`yc iam create-token`).
+  { id: 'yandex-iam-token', pattern: token('t1\\.[A-Za-z0-9_-]{40,200}={0,2}\\.[A-Za-z0-9_-]{80,100}={0,2}', 'A-Za-z0-9_.=-'), gate: { keywords: ['t1.'] } },
   // Defined Networking's API key.
   { id: 'defined-networking-api-token', pattern: token('dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}'), gate: { keywords: ['dnkey-'] } },
   // Octopus Deploy's API key.
