@@ -146,7 +146,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ac173', 'ad056',
   'ae125',
   'al049', 'al076',
-  'ao092', 'ao150', 'ao157',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 to 18 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 19 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -225,6 +225,20 @@ describe('round 18: Sidekiq’s gem credentials, a Yandex IAM token, a file a va
       [`$ yc iam create-token\n${iam}`, `$ yc iam create-token\n${R('yandex-iam-token')}`],
     ]);
     assertKeeps(['vault kv put secret/app/db password=@db_pass.txt', 'curl -d @payload.json https://api.example.com']);
+  });
+});
+
+describe('round 19: a login in code spans, Asana and Flutterwave keys', () => {
+  it('redacts them, and keeps a placeholder in a code span and fractions', () => {
+    const digits = (n: number) => drawn(HEX, n).replace(/[a-f]/g, (c) => String(c.charCodeAt(0) % 10));
+    const asana = `2/${digits(16)}/${digits(16)}:${drawn(HEX, 32)}`;
+    const flutterwave = `FLWSECK_TEST-${drawn(HEX, 32)}-X`;
+    assertRedacts([
+      ['Grafana is at https://grafana.example (login `admin` / `Grizzly651`).', `Grafana is at https://grafana.example (login \`admin\` / \`${R('prose-secret')}\`).`],
+      [`ASANA_PAT=${asana}`, `ASANA_PAT=${R('asana-pat')}`],
+      [`new Flutterwave(publicKey, '${flutterwave}')`, `new Flutterwave(publicKey, '${R('flutterwave-secret-key')}')`],
+    ]);
+    assertKeeps(['login `admin` / `<password>`', 'mix 3/4 cups, see src/0/abc']);
   });
 });
 

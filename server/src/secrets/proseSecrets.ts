@@ -28,6 +28,9 @@ const SET_TO =
 const QUALIFIED =
   /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:key|pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 
+/** A login told as two code spans: ``login `admin` / `…` ``. */
+const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
+
 /** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
 const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
 
@@ -139,6 +142,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const value = match[2]!.replace(/[.!?:]+$/, '');
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
+  LOGIN_SPANS.lastIndex = 0;
+  for (let match = LOGIN_SPANS.exec(text); match; match = LOGIN_SPANS.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (!isPlaceholderValue(match[1]!) && !namesASecret(match[1]!) && !WORD_SHAPE.test(match[1]!)) found.push({ start, end });
   }
   PASSWORD_SPAN.lastIndex = 0;
   for (let match = PASSWORD_SPAN.exec(text); match; match = PASSWORD_SPAN.exec(text)) {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = '0b340495d29e01d6';
+export const REDACTION_FINGERPRINT = '575817dcf909c4e7';
