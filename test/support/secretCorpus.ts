@@ -147,7 +147,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ac173', 'ad056',
   'ae125',
   'al049', 'al076',
-  'aq018', 'aq022', 'aq146', 'ar064',
+  'aq146', 'ar064',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 to 19 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 20 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -239,6 +239,16 @@ describe('round 19: a login in code spans, Asana and Flutterwave keys', () => {
       [`new Flutterwave(publicKey, '${flutterwave}')`, `new Flutterwave(publicKey, '${R('flutterwave-secret-key')}')`],
     ]);
     assertKeeps(['login `admin` / `<password>`', 'mix 3/4 cups, see src/0/abc']);
+  });
+});
+
+describe('round 20: a password grown from a placeholder word, an Actions fallback, a Firebase config', () => {
+  it('redacts the first two, and keeps placeholders, an empty fallback and an auth domain', () => {
+    assertRedacts([
+      ["DB_PASS = 'changeit715x'  # TODO move to vault", `DB_PASS = '${R('generic-assignment')}'  # TODO move to vault`],
+      ["DB_PASS: ${{ secrets.STAGING_DB_PASS || 'Fallback916' }}", `DB_PASS: \${{ secrets.STAGING_DB_PASS || '${R('generic-assignment')}' }}`],
+    ]);
+    assertKeeps(["DB_PASS = 'changeme'", 'password: changeme123!', "DB_PASS: ${{ secrets.DB_PASS || '' }}", 'authDomain: "acme-web.firebaseapp.com",']);
   });
 });
 

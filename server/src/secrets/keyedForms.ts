@@ -209,6 +209,13 @@ export const FORMS: readonly Form[] = [
     from: 'word',
     accept: (s) => !IDENTIFIER.test(s),
   },
+  // A literal fallback in a GitHub Actions expression: `${{ secrets.DB_PASS || '…' }}`.
+  {
+    rule: 'generic-assignment',
+    after: sticky(`${ASSIGNED}["']?\\$\\{\\{[^}\\r\\n]{0,200}\\|\\|[ \\t]{0,4}'([^'\\r\\n]{1,1000})'[ \\t]{0,4}\\}\\}`),
+    from: 'word',
+    accept: (s) => !IDENTIFIER.test(s),
+  },
   // A literal in Terraform's `try(…, "…")`, `coalesce(…, "…")` or a type's `optional(string, "…")` default.
   {
     rule: 'generic-assignment',

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = '575817dcf909c4e7';
+export const REDACTION_FINGERPRINT = '143837d8d6741b25';

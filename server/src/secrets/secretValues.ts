@@ -31,6 +31,8 @@ const METADATA_WORDS = new Set([
   'validator', 'provider', 'manager', 'helper', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
   // Where it is read from: `--password-stdin` takes none (what follows is the registry).
   'stdin',
+  // Where it is used: Firebase's `authDomain`, an `auth_host`.
+  'domain', 'host', 'hostname',
   // Which one it is: `api_key_id`, `token_ids`, .NET's `UserSecretsId` (but Vault's `secret_id` is a secret, namesMetadata).
   'id', 'ids',
 ]);
@@ -132,7 +134,9 @@ export function isPlaceholderValue(value: string): boolean {
     v.includes('####') ||
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
-    /fake|not_?a_?(?:secret|password)|not_?so_?secret|change_?(?:me|it)/i.test(v) ||
+    /fake|not_?a_?(?:secret|password)|not_?so_?secret/i.test(v) ||
+    // `changeme`, `changeit123!`; a password grown from the word (`changeit715x`) is a password.
+    /^change_?(?:me|it)[0-9!@#$%^&*._-]*$/i.test(v) ||
     // Masked: `sk_live_••••4xQ2`.
     /[•●·]{4}/.test(v) ||
     // A short unit typed over and over (`asdfasdfasdf…`), a count typed whole (`1234567890`, `abcdef`).
@@ -216,7 +220,7 @@ export function namesASecret(value: string): boolean {
     /:SecretString:/.test(value) ||
     // A CSS selector (`#add-password`, `.reset-password`) and a host name (`….apps.googleusercontent.com`, a public OAuth client id).
     /^[#.][a-z][a-z0-9]*(?:-[a-z0-9]+)+$/.test(value) ||
-    /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){2,}\.(?:com|net|org|io)$/.test(value) ||
+    /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,}\.(?:com|net|org|io|app|dev)$/.test(value) ||
     /^arn:[a-z-]+:/.test(value) ||
     // A file the value is read from: Vault's and curl's `@db_pass.txt`.
     /^@(?:[\w.~-]*\/)*[\w-]+\.(?:txt|json|ya?ml|pem|key|env|secret|conf|cfg|ini|toml|b64|crt)$/.test(value) ||
