@@ -149,7 +149,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ae125',
   'al049', 'al076',
   'aq146', 'ar064',
-  'as065', 'as193', 'at067',
+  'at067',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { redactSecrets } from '../../server/src/secrets/redact';
-import { ALNUM, assertKeeps, assertRedacts, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
+import { ALNUM, assertKeeps, assertRedacts, BASE64 as BASE64_CHARS, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
- * Forms held-out rounds 12 to 20 found no rule for, and the look-alikes each new rule must
+ * Forms held-out rounds 12 to 21 found no rule for, and the look-alikes each new rule must
  * leave: the edges of every rule, one case a line. Drawn values come from a seeded generator,
  * so no token-shaped literal sits in the source.
  */
@@ -249,6 +249,17 @@ describe('round 20: a password grown from a placeholder word, an Actions fallbac
       ["DB_PASS: ${{ secrets.STAGING_DB_PASS || 'Fallback916' }}", `DB_PASS: \${{ secrets.STAGING_DB_PASS || '${R('generic-assignment')}' }}`],
     ]);
     assertKeeps(["DB_PASS = 'changeme'", 'password: changeme123!', "DB_PASS: ${{ secrets.DB_PASS || '' }}", 'authDomain: "acme-web.firebaseapp.com",']);
+  });
+});
+
+describe('round 21: a login told with is, base64 that starts with +', () => {
+  it('redacts them, and keeps literals joined by code', () => {
+    const auth = `+${drawn(BASE64_CHARS, 39)}`;
+    assertRedacts([
+      ['Default admin login is `admin` / `Admin1588` (change it after first boot).', `Default admin login is \`admin\` / \`${R('prose-secret')}\` (change it after first boot).`],
+      [`"auth": "${auth}"`, `"auth": "${R('generic-assignment')}"`],
+    ]);
+    assertKeeps(['"Password: " + getPassword() + ","', "password = '+getPassword()+'"]);
   });
 });
 

@@ -28,8 +28,8 @@ const SET_TO =
 const QUALIFIED =
   /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:key|pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 
-/** A login told as two code spans: ``login `admin` / `…` ``. */
-const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
+/** A login told as two code spans: ``login `admin` / `…` ``, ``login is `admin` / `…` ``. */
+const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
 /** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
 const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;

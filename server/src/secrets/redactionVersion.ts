@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 5;
 
-export const REDACTION_FINGERPRINT = '143837d8d6741b25';
+export const REDACTION_FINGERPRINT = '0da22b189b4c9b25';

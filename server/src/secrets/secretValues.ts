@@ -339,6 +339,8 @@ function lineStartWithin(text: string, at: number, limit: number): number {
  * or a literal ending in a separator that a variable is joined to (`"application:" + appKey`).
  */
 function joinsLiterals(value: string, text: string, end: number): boolean {
+  // Base64 may start with `+` (`"auth": "+XDSe…"`): drawn, with no space, it joins nothing.
+  if (!/\s/.test(value) && isHighEntropy(value)) return false;
   if (/^\s*(?:[+,;)]|\.\s*\$)|[+(,]\s*$/.test(value)) return true;
   return /[:=/\s]$/.test(value) && /^\s{0,4}\+\s{0,4}[A-Za-z_$]/.test(text.slice(end + 1, end + 12));
 }
