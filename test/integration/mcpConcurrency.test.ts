@@ -79,7 +79,14 @@ describe('concurrent writers on one database', () => {
     const file = path.join(root, 'src', 'db.ts');
     const uri = pathToFileURL(file).href;
 
-    const servers = await Promise.all(Array.from({ length: MCP_SERVERS }, (_, i) => startMcp({ env, project: root, name: `agent-${i}` })));
+    // Started together, as an agent's tools are; one that fails to start must not leave the others running (the file would never end).
+    const starting = await Promise.allSettled(Array.from({ length: MCP_SERVERS }, (_, i) => startMcp({ env, project: root, name: `agent-${i}` })));
+    const servers = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const failed = starting.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) {
+      await Promise.all(servers.map((s) => s.close()));
+      throw failed.reason;
+    }
     const lsp = startLsp(env);
     await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'stress' }], capabilities: {} });
     await lsp.connection.sendNotification('initialized', {});

@@ -34,7 +34,13 @@ export async function startMcp(options: { env: NodeJS.ProcessEnv; project?: stri
   const transportErrors: Error[] = [];
   const client = new Client({ name: options.name ?? 'engram-test', version: '1.0.0' });
   client.onerror = (error) => transportErrors.push(error);
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // A server that died at start says why on its stderr: keep it, and leave no process behind.
+    await transport.close().catch(() => undefined);
+    throw new Error(`engram mcp did not start: ${(error as Error).message}${stderr ? `\n${stderr}` : ''}`);
+  }
   return {
     client,
     stderr: () => stderr,
