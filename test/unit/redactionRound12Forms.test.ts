@@ -1,6 +1,4 @@
-import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets } from '../../server/src/secrets/redact';
 import { ALNUM, assertKeeps, assertRedacts, BASE64 as BASE64_CHARS, HEX, secretDrawer, URL_SAFE } from '../support/drawnSecrets';
 
 /*
@@ -270,11 +268,11 @@ describe('forms found only in texts joined together (the raw-bytes scan joins ev
   });
 
   it('reads a vault table right after another table, whose lines reach up to its command', () => {
-    const pw = drawn(ALNUM, 24);
+    // A passphrase of words, which only the table's reading takes (no other rule reads a value with spaces).
+    const pw = `correct horse ${drawn(ALNUM, 6)} staple`;
     const first = '$ vault kv get secret/app\n====== Data ======\nKey         Value\n---         -----\nusername    app';
     const second = `$ vault read database/creds/ro\nKey         Value\n---         -----\npassword    ${pw}`;
-    const joined = redactSecrets(`${first}\n\n${second}`).text;
-    assert.ok(!joined.includes(pw) && joined.startsWith(first), joined);
+    assertRedacts([[`${first}\n\n${second}`, `${first}\n\n${second.replace(pw, R('printed-secret'))}`]]);
   });
 
   it('keeps a ConfigMap pasted after a Secret without `---`, and reads a Secret whose kind comes after its data', () => {
