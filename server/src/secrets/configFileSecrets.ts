@@ -1,6 +1,6 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
-import { characterClasses, holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret } from './secretValues';
+import { holdsSecret, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than
@@ -24,7 +24,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
       if (name === null || !holdsSecret(name[1]!) || isPlaceholderValue(secret) || namesASecret(secret)) return false;
       const lineStart = text.lastIndexOf('\n', matchStart - 1) + 1;
       if (/^[ \t]*$/.test(text.slice(lineStart, matchStart))) return true;
-      return !/\s/.test(secret) && ((secret.length >= 8 && characterClasses(secret) >= 3) || isHighEntropy(secret));
+      return readsAsPassword(secret);
     },
   },
   // A kubeconfig user's private key, base64: `client-key-data: …` (its certificate beside it is public).

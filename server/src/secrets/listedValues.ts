@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { characterClasses, holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret } from './secretValues';
+import { holdsSecret, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Values that stand apart from the name they are given by position in a list: the items of a
@@ -15,10 +15,9 @@ const ITEM = /-[ \t]+(["']?)([^\r\n"']{1,4096}?)\1[ \t]*\r?$/dgm;
 /** `read [-r] [-a …] NAME… <<< "…"`: the last name takes the rest of the line, as `read` does. */
 const READ_HERE_STRING = /(?<![\w-])read((?:[ \t]{1,4}-[a-zA-Z]{1,4})*)((?:[ \t]{1,4}[A-Za-z_]\w{0,60}){1,10})[ \t]{0,4}<<<[ \t]{0,4}(?:"([^"\r\n]{1,2000})"|'([^'\r\n]{1,2000})')/dg;
 
-/** Drawn, or chosen as a password is (three kinds of character): a list of names or flags is neither. */
+/** Drawn, or chosen as a password is: a list of names or flags is neither. */
 function readsAsSecret(value: string): boolean {
-  if (isPlaceholderValue(value) || namesASecret(value) || /\s/.test(value)) return false;
-  return isHighEntropy(value) || (value.length >= 8 && characterClasses(value) >= 3);
+  return !isPlaceholderValue(value) && !namesASecret(value) && readsAsPassword(value);
 }
 
 function yamlList(text: string, colon: number, found: FoundSecret[]): void {

@@ -113,6 +113,11 @@ export function characterClasses(value: string): number {
   return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((kind) => kind.test(value)).length;
 }
 
+/** One word that reads as a password chosen (eight characters, three kinds) or drawn, where no key name vouches for it. */
+export function readsAsPassword(value: string): boolean {
+  return !/\s/.test(value) && ((value.length >= 8 && characterClasses(value) >= 3) || isHighEntropy(value));
+}
+
 const PLACEHOLDER_WORDS =
   /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username|optional|required|enabled|disabled)$/i;
 
