@@ -151,7 +151,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'al049', 'al076',
   'aq146', 'ar064',
   'at067',
-  'au047', 'au094', 'au122', 'au126', 'au199', 'au201',
+  'au199',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -290,3 +290,31 @@ describe('forms found only in texts joined together (the raw-bytes scan joins ev
     assertKeeps(['set the ENV PASSWORD variable first']);
   });
 });
+
+describe('round 22: registry creds as one option, a pre-shared key, a password grown from Changeit, what a password was set to, Airtable tokens', () => {
+  it('redacts them', () => {
+    const token = `pat${drawn(ALNUM, 14)}.${drawn('0123456789abcdef', 64)}`;
+    assertRedacts([
+      ['skopeo copy --src-creds bob:Hunter2024x --dest-creds svc:eXMZmTylXMyLOcC docker://a docker://b', `skopeo copy --src-creds bob:${R('command-line-password')} --dest-creds svc:${R('command-line-password')} docker://a docker://b`],
+      ['network={\n    ssid="Office-5G"\n    psk="CoffeeBvlu6424"\n}', `network={\n    ssid="Office-5G"\n    psk="${R('generic-assignment')}"\n}`],
+      ['Secret: Password = "Changeit844!";', `Secret: Password = "${R('generic-assignment')}";`],
+      ['Ich habe das Passwort für den Admin-Account auf Sommer8710! gesetzt.', `Ich habe das Passwort für den Admin-Account auf ${R('prose-secret')} gesetzt.`],
+      ['Mudei a senha do banco para Inverno2024!x ontem.', `Mudei a senha do banco para ${R('prose-secret')} ontem.`],
+      ['Zmieniłem hasło do bazy na Zima2024!xx wczoraj.', `Zmieniłem hasło do bazy na ${R('prose-secret')} wczoraj.`],
+      ['Oye, la contraseña del servidor es «RfabqSiDekNMhC», el usuario es ftp', `Oye, la contraseña del servidor es «${R('prose-secret')}», el usuario es ftp`],
+      [`base = Api('${token}')`, `base = Api('${R('airtable-pat')}')`],
+    ]);
+  });
+
+  it('keeps placeholders, names in typographic quotes, what a password is not set to, and WPA-PSK', () => {
+    assertKeeps([
+      'password = "changeme123"',
+      'password: ChangeIt',
+      'skopeo inspect --creds $USER:$PASS docker://x',
+      'key_mgmt=WPA-PSK',
+      'Wenn du dein Passwort vergessen hast, klicke auf „Passwort zurücksetzen“ und folge dem Link.',
+      'Das Passwort liegt auf dem Server unter /etc/app/secret.',
+      'La contraseña a usar está en el vault de producción.',
+    ]);
+  });
+});

@@ -63,6 +63,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
     // A command continued over lines (`\\` at each end); the user and the password each quoted or not.
     `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-[A-Za-z]{0,6}u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
   ],
+  // Registry credentials as one `user:password` option: skopeo's `--creds`, `--src-creds`, `--dest-creds`.
+  [['creds'], `--(?:src-|dest-)?creds(?: {1,4}|=)["']?[^\\s:"'\`]{1,100}:([^\\s"'\`]{1,1000})`],
   // MongoDB's shells and tools, OpenLDAP's `-w`, Sysinternals' `-p`.
   [['mongo'], `${program('mongo(?:sh|dump|restore|export|import|stat|top|files)?')}${REST_OF_COMMAND} -p(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['ldap'], `${program('ldap(?:search|add|modify|delete|passwd|whoami|compare|modrdn|exop|url)')}${REST_OF_COMMAND} -w {1,4}(?:${ARGUMENT_VALUE})`],

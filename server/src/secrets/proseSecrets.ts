@@ -52,10 +52,12 @@ const QUOTED_PASSWORD =
  */
 const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر', 'jeton', 'chave', 'deploy-key', 'schlüssel', 'キー', 'トークン', 'lösen', 'heslo', 'κωδικός', 'סיסמה'];
 // "Is", then perhaps "now" or "for now" (`is nu`, `тимчасово`: Ukrainian says it with no verb).
+// Or what it was set to (`auf … gesetzt`, `changé à …`, `cambiada a …`, `alterada para …`, `gezet op …`, `zmienione na …`).
 const FOREIGN_VERBS =
-  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно)(?=[ \\t])|は|是|为|為)' +
+  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно|auf|à|a|para|op|naar|na)(?=[ \\t])|は|是|为|為)' +
   '(?:[ \\t](?:nu|now|jetzt|maintenant|ahora|agora|adesso|ora|teď|nyní|тепер|теперь|сейчас|tijdelijk|tillfälligt|dočasně)(?=[ \\t]))?';
-const VALUE = `([^\\s"'\`<>()[\\]{},;|，。、]{6,200})`;
+// Within typographic quotes (`es «…»`) or none: the quotes are not the value's.
+const VALUE = `[«„“‚‘]?([^\\s"'\`<>()[\\]{},;|，。、„“”«»‚‘’]{6,200})`;
 /**
  * Languages that put the value after the word with no verb between (Turkish `root şifresi …,`) or
  * the verb after the value (Korean `API 키는 … 입니다`, Hindi `पासवर्ड … है`): the word, then the value.

@@ -8,6 +8,6 @@
  * they make of every labeled case in test/fixtures/secrets/) is not REDACTION_FINGERPRINT, and
  * prints the new fingerprint to put here with the bumped version.
  */
-export const REDACTION_VERSION = 5;
+export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '0da22b189b4c9b25';
+export const REDACTION_FINGERPRINT = '090a6c9f1d670ecd';

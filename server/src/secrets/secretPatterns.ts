@@ -39,6 +39,8 @@ const SENSITIVE_WORDS = [
   anyCase('passwrd'),
   // Redis's `requirepass` and `masterauth`: one word, where `pass` alone must start one.
   anyCase('requirepass'),
+  // A Wi-Fi network's pre-shared key: wpa_supplicant's `psk="…"`, `WIFI_PSK=…`.
+  anyCase('psk'),
   anyCase('secrets'),
   anyCase('secret'),
   // A misspelling detect-secrets' keyword list catches too: `char secrete[25] = …`.
@@ -79,7 +81,7 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pw', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its

@@ -140,8 +140,10 @@ export function isPlaceholderValue(value: string): boolean {
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
     /fake|not_?a_?(?:secret|password)|not_?so_?secret/i.test(v) ||
-    // `changeme`, `changeit123!`; a password grown from the word (`changeit715x`) is a password.
-    /^change_?(?:me|it)[0-9!@#$%^&*._-]*$/i.test(v) ||
+    // `changeme`, `ChangeIt`, `changeit123!`; a password grown from the word (`changeit715x`,
+    // `Changeit844!`: capitalised, then more) is a password.
+    /^change_?(?:me|it)$/i.test(v) ||
+    /^(?:change_?(?:me|it)|CHANGE_?(?:ME|IT))[0-9!@#$%^&*._-]*$/.test(v) ||
     // Masked: `sk_live_••••4xQ2`.
     /[•●·]{4}/.test(v) ||
     // A short unit typed over and over (`asdfasdfasdf…`), a count typed whole (`1234567890`, `abcdef`).
