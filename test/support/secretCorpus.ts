@@ -142,7 +142,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'c009', 'c024', 'c036', 'c061', 'c062', 'c080', 'c084', 'c153', 'c154', 'c155', 'c156', 'c157', 'c167', 'c177', 'c207', 'c211',
   'u023', 'u032', 'u086',
   'e001', 'e003', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'i030', 'e114', 'e135', 'e173',
-  'e175', 'e178', 'i054',
+  'e175', 'e178',
   'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
   'j007', 'o023', 'o028', 'o035',
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p145',
@@ -153,7 +153,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aq146', 'ar064',
   'at067',
   'au199',
-  'aw031', 'aw073', 'aw162', 'aw171', 'aw172', 'aw216', 'aw219', 'ax033', 'ax062',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

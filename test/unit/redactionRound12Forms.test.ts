@@ -318,3 +318,38 @@ describe('round 22: registry creds as one option, a pre-shared key, a password g
     ]);
   });
 });
+
+describe('round 23: a table row, an XML value attribute, a keystring, Lob and MessageBird keys, a password grown from changeit, a quoted password in prose', () => {
+  it('redacts them', () => {
+    const lob = `live_${drawn('0123456789abcdef', 35)}`;
+    const bird = drawn(ALNUM, 25);
+    assertRedacts([
+      ['║ PGPASSWORD      │ Ooy77ehF1NEF0YCpavoI           ║', `║ PGPASSWORD      │ ${R('generic-assignment')}           ║`],
+      ['| DB_PASSWORD | Winter2024!x |', `| DB_PASSWORD | ${R('generic-assignment')} |`],
+      ['  <password value="Alerts4233#" />', `  <password value="${R('xml-secret')}" />`],
+      ['ETSY_KEYSTRING=aqHwjPB5yq34HeR8h4yf4Q3U', `ETSY_KEYSTRING=${R('generic-assignment')}`],
+      [`const lob = require('lob')('${lob}');`, `const lob = require('lob')('${R('lob-api-key')}');`],
+      [`mb = require('messagebird').initClient('${bird}');`, `mb = require('messagebird').initClient('${R('positional-password')}');`],
+      [`const mb = require('messagebird')('${bird}');`, `const mb = require('messagebird')('${R('positional-password')}');`],
+      ['keytool -importkeystore -srcstorepass changeit597 -destkeystore app.jks', `keytool -importkeystore -srcstorepass ${R('command-line-password')} -destkeystore app.jks`],
+      ['Hoi, het wachtwoord voor staging is "Fiets745!". Kun je draaien?', `Hoi, het wachtwoord voor staging is "${R('prose-secret')}". Kun je draaien?`],
+    ]);
+  });
+
+  it("keeps a table's types and notes, references, placeholders, a digest column and a form's texts", () => {
+    assertKeeps([
+      "| password | string | The user's password |",
+      '| token | TSESTree.Token |',
+      'type T = | TSESTree.NullToken | TSESTree.PrivateIdentifierToken | TSESTree.PunctuatorToken | TSESTree.StringToken;',
+      'const re = "(SECRET|secret|Secret)?_?(ACCESS|access|Access)?_?(KEY|key|Key)";',
+      '| SMTP_PASSWORD | (set in 1Password) |',
+      '  <password value="${SMTP_PASS}" />',
+      'keyString = "user:42"',
+      'keytool -list -storepass changeit -keystore cacerts',
+      'password = "changeme123!"',
+      'Das Passwort ist "falsch", sagt der Server.',
+      '"login.password.forgot": "Mot de passe oublié ?"',
+      '$ fly secrets list -a worker\nNAME            DIGEST                  CREATED AT\nSMTP_PASSWORD   03d043b64eafdc9b        2m ago',
+    ]);
+  });
+});

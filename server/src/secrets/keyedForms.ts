@@ -1,6 +1,6 @@
 import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE } from './secretPatterns';
 import type { SecretSpan } from './secretRules';
-import { characterClasses, isPlaceholderValue, isSensitiveKeyName, looksGenerated } from './secretValues';
+import { characterClasses, isPlaceholderValue, isSensitiveKeyName, looksGenerated, readsAsPassword } from './secretValues';
 
 /**
  * The forms a value takes under a key name (keyedSecrets.ts finds the names): `key = value` in
@@ -26,7 +26,7 @@ interface FormBase {
   readonly rule: string;
   /** Cheap test of the characters around the name, before any regex runs. */
   readonly around?: (name: KeyName) => boolean;
-  readonly accept?: (secret: string) => boolean;
+  readonly accept?: (secret: string, name: KeyName) => boolean;
   /** Only for a `keyName`, whose value sits in a sibling field; no other form is tried for one. */
   readonly sibling?: true;
 }
@@ -50,6 +50,18 @@ interface ValueFound extends FormBase {
 export type Form = ValueAfter | ValueFound;
 
 const sticky = (source: string) => new RegExp(source, 'dy');
+const TABLE_CELL_AFTER_NAME = /^[ \t|│┃║]$/;
+const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+/** A table's header in capitals that has a digest's column: `NAME  DIGEST  CREATED AT` (`fly secrets list`). */
+const DIGEST_HEADER = /^[ \t]*[A-Z][A-Z_ ]{0,80}[ \t](?:DIGEST|SHA256|CHECKSUM|HASH|FINGERPRINT)\b[A-Z_ \t]{0,80}$/m;
+
+/** A row of a table whose header, at most 20 lines up, names a digest's column: the values listed are digests. */
+function underDigestHeader(n: KeyName): boolean {
+  let from = n.start;
+  for (let lines = 0; lines < 20 && from > 0; lines++) from = Math.max(0, n.text.lastIndexOf('\n', from - 1));
+  return DIGEST_HEADER.test(n.text.slice(from, n.start));
+}
 const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
 /** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
 const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
@@ -269,6 +281,14 @@ export const FORMS: readonly Form[] = [
     after: sticky(`(?:\\s[^<>]{0,200})?>(?:<!\\[CDATA\\[((?:[^\\]]|\\](?!\\]>)){1,1000})\\]\\]></|\\s{0,40}<[Vv]alue>([^<]{1,1000})</[Vv]alue>|([^<]{1,1000})</)`),
     from: 'name',
   },
+  // An element holding it in a `value` attribute: log4net's `<password value="…" />`.
+  {
+    rule: 'xml-secret',
+    around: (n) => n.text[n.start - 1] === '<' && (n.text[n.end] === ' ' || n.text[n.end] === '\t'),
+    before: /<$/,
+    after: sticky(`[ \\t]{1,20}value=(?:${PAIR_VALUE})`),
+    from: 'name',
+  },
   // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`.
   {
     rule: 'xml-secret',
@@ -315,7 +335,18 @@ export const FORMS: readonly Form[] = [
     around: (n) => (n.text[n.end] === ' ' || n.text[n.end] === '\t') && VALUE_START.test(n.text.slice(n.end, n.end + 6)),
     after: sticky(`[ \\t]{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'name',
-    accept: looksGenerated,
+    accept: (s, n) => looksGenerated(s) && !underDigestHeader(n),
+  },
+  // A table's row, the name in one cell and the value in the next: `║ PGPASSWORD │ … ║` (a CLI's box), `| DB_PASSWORD | … |`.
+  {
+    rule: 'generic-assignment',
+    around: (n) => TABLE_CELL_AFTER_NAME.test(n.text[n.end] ?? ''),
+    // The name in a row's first cell: not a regex's or a union type's `|` mid-line.
+    before: /(?:^|\n)[ \t]{0,40}[|│┃║][ \t]{0,40}$/,
+    after: sticky(`[ \\t]{0,60}[|│┃║][ \\t]{0,60}(?:${PAIR_VALUE}|([^\\s|│┃║"'\`]{1,1000}))[ \\t]{0,200}[|│┃║]`),
+    from: 'name',
+    // A type or a constant in a table of them (`| token | ts.Token |`) is not a password.
+    accept: (s) => readsAsPassword(s) && !DOTTED_IDENTIFIER.test(s),
   },
   // A block's default: Terraform's `variable "db_password" {` then `default = "…"`, a JSON schema's
   // `"password": {"type": "string", "default": "…"}`, CloudFormation's `DBPassword:` then `Default: …`.

@@ -181,7 +181,7 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   const span = 'find' in form ? form.find(name) : valueAfter(form, name);
   if (!span) return null;
   const value = text.slice(span.start, span.end);
-  if (form.accept && !form.accept(value)) return null;
+  if (form.accept && !form.accept(value, name)) return null;
   // A weak or sibling name vouches only for a value drawn at random.
   if (name.kind !== 'sensitive' && !isHighEntropy(value)) return null;
   // A `keyName` names the key, not its value: no metadata word in it can tell against the value.

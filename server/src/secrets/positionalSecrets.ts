@@ -30,7 +30,14 @@ const CALLS: readonly Call[] = [
     secretArgument: 2,
   },
   { names: ['mysqli_real_connect'], secretArgument: 3 },
-  { names: ['(?:new\\s{1,4})?postmark\\.(?:ServerClient|AccountClient|NewClient)', 'meraki\\.DashboardAPI'], secretArgument: 0 },
+  {
+    names: [
+      '(?:new\\s{1,4})?postmark\\.(?:ServerClient|AccountClient|NewClient)', 'meraki\\.DashboardAPI',
+      // MessageBird's Node client: `require('messagebird')('…')`, `messagebird.initClient('…')`.
+      'messagebird\\.initClient', 'require\\(\\s{0,4}["\']messagebird["\']\\s{0,4}\\)(?:\\.initClient)?',
+    ],
+    secretArgument: 0,
+  },
   // Pusher's `(appId, key, secret)`.
   { names: ['(?:new\\s{1,4})?Pusher'], secretArgument: 2 },
   { names: ['Net::SMTP\\.start'], secretArgument: 4 },
@@ -59,7 +66,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
 export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(',
 ];
 
 interface Argument {

@@ -56,8 +56,8 @@ const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', '
 const FOREIGN_VERBS =
   '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно|auf|à|a|para|op|naar|na)(?=[ \\t])|は|是|为|為)' +
   '(?:[ \\t](?:nu|now|jetzt|maintenant|ahora|agora|adesso|ora|teď|nyní|тепер|теперь|сейчас|tijdelijk|tillfälligt|dočasně)(?=[ \\t]))?';
-// Within typographic quotes (`es «…»`) or none: the quotes are not the value's.
-const VALUE = `[«„“‚‘]?([^\\s"'\`<>()[\\]{},;|，。、„“”«»‚‘’]{6,200})`;
+// Within quotes (`es «…»`, `is "…"`) or none: the quotes are not the value's.
+const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»‚‘’]{6,200})`;
 /**
  * Languages that put the value after the word with no verb between (Turkish `root şifresi …,`) or
  * the verb after the value (Korean `API 키는 … 입니다`, Hindi `पासवर्ड … है`): the word, then the value.

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '090a6c9f1d670ecd';
+export const REDACTION_FINGERPRINT = '78b95dd03c16872e';

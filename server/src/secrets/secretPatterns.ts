@@ -70,6 +70,8 @@ export const WEAK_KEYWORD =
   '|(?:key|Key|KEY)[12](?<![A-Za-z]....)(?![\\w])' +
   // A personal access token: `AZURE_DEVOPS_EXT_PAT`, `gitlab_pat`, `githubPat`.
   '|[_-](?:PAT|pat)(?![A-Za-z])|Pat(?<=[a-z]Pat)(?![a-z])' +
+  // Etsy's `ETSY_KEYSTRING`, `keystring`.
+  '|(?:key|Key)(?:string|String)(?![a-z])|KEYSTRING(?![A-Z])' +
   // Credentials, alone or ending a name: `creds = …`, `"credentials": "…"`, `DB_CREDS`, `credential="…"`.
   '|[Cc]red(?:ential)?s?(?![a-z])|CRED(?:ENTIAL)?S?(?![A-Z]))';
 

@@ -23,6 +23,8 @@ const METADATA_WORDS = new Set([
   'name', 'names', 'type', 'types', 'kind', 'header', 'headers', 'path', 'paths', 'file', 'files', 'filename', 'dir', 'url', 'uri',
   'endpoint', 'env', 'var', 'variable', 'field', 'param', 'parameter', 'label', 'ref', 'arn', 'location', 'prefix', 'source',
   'column', 'attribute', 'property', 'option', 'flag', 'input', 'prompt', 'hint', 'placeholder', 'pattern', 'regex', 'message',
+  // A form's texts, as translation keys name them: `login.password.forgot`, `password_mismatch`, `passwordTooltip`.
+  'forgot', 'forgotten', 'tooltip', 'caption', 'title', 'description', 'error', 'errors', 'mismatch', 'invalid', 'help',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
   'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled',
@@ -65,7 +67,7 @@ const LOOKUP_QUALIFIERS = new Set([
 ]);
 
 /** The last words of a key name that hold a secret only when its value looks generated (WEAK_KEYWORD). */
-const WEAK_LAST_WORDS = new Set(['key', 'pat', 'cred', 'creds', 'credential', 'credentials']);
+const WEAK_LAST_WORDS = new Set(['key', 'pat', 'cred', 'creds', 'credential', 'credentials', 'keystring']);
 
 /**
  * A key whose value is a secret when it looks generated (WEAK_KEYWORD): `key`, `pat` or
@@ -76,6 +78,8 @@ export function holdsGeneratedSecret(key: string): boolean {
   const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
   let last = words.length - 1;
   while (last > 0 && /^[0-9]+$/.test(words[last]!)) last--;
+  // Etsy's `keystring`, also written `keyString`.
+  if (words[last] === 'string' && words[last - 1] === 'key') words.splice(--last, 2, 'keystring');
   if (!WEAK_LAST_WORDS.has(words[last]!)) return false;
   return last === 0 || !LOOKUP_QUALIFIERS.has(words[last - 1]!);
 }
@@ -140,10 +144,10 @@ export function isPlaceholderValue(value: string): boolean {
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
     /fake|not_?a_?(?:secret|password)|not_?so_?secret/i.test(v) ||
-    // `changeme`, `ChangeIt`, `changeit123!`; a password grown from the word (`changeit715x`,
-    // `Changeit844!`: capitalised, then more) is a password.
+    // `changeme`, `ChangeIt`, `changeme123!`: the word, or with the suffix a policy asks for (`1`…`1234`,
+    // `!`); a password grown from it (`changeit715x`, `changeit597`, `Changeit844!`) is a password.
     /^change_?(?:me|it)$/i.test(v) ||
-    /^(?:change_?(?:me|it)|CHANGE_?(?:ME|IT))[0-9!@#$%^&*._-]*$/.test(v) ||
+    /^(?:change_?(?:me|it)|CHANGE_?(?:ME|IT))(?:1(?:2(?:34?)?)?)?[!.]?$/.test(v) ||
     // Masked: `sk_live_••••4xQ2`.
     /[•●·]{4}/.test(v) ||
     // A short unit typed over and over (`asdfasdfasdf…`), a count typed whole (`1234567890`, `abcdef`).
