@@ -353,3 +353,32 @@ describe('round 23: a table row, an XML value attribute, a keystring, Lob and Me
     ]);
   });
 });
+
+describe('round 24: a DSN built by Sprintf, a Jenkins parameter default, a value past its escaped quotes, key-string, key names in other languages, a bare key drawn', () => {
+  it('redacts them', () => {
+    const key = `K00${drawn(ALNUM, 28)}`;
+    assertRedacts([
+      ['dsn := fmt.Sprintf("%s:%s@tcp(%s:%d)/%s", "billing", "7KAFVVhTFYq22KqS5L3N", host, 3306, "billing")', `dsn := fmt.Sprintf("%s:%s@tcp(%s:%d)/%s", "billing", "${R('dsn-password')}", host, 3306, "billing")`],
+      ['<hudson.model.PasswordParameterDefinition>\n  <name>DEPLOY_PASS</name>\n  <description>prod deploy</description>\n  <defaultValue>Depl0y-NoMkLU</defaultValue>', `<hudson.model.PasswordParameterDefinition>\n  <name>DEPLOY_PASS</name>\n  <description>prod deploy</description>\n  <defaultValue>${R('xml-secret')}</defaultValue>`],
+      ['{"secret": "password = \\"Raven5291\\"", "enabled": true}', `{"secret": "${R('generic-assignment')}", "enabled": true}`],
+      ['ADMIN_PASSWORD="q7\\"Lm#p2-Vx"', `ADMIN_PASSWORD="${R('generic-assignment')}"`],
+      ['key chain OSPF\n key 1\n  key-string Ospf7766Key', `key chain OSPF\n key 1\n  key-string ${R('config-password')}`],
+      ['mot_de_passe = Mistral171', `mot_de_passe = ${R('generic-assignment')}`],
+      ['contraseña: "Verano2024!x"', `contraseña: "${R('generic-assignment')}"`],
+      [`[b2-backup]\ntype = b2\nkey = ${key}\nhard_delete = false`, `[b2-backup]\ntype = b2\nkey = ${R('generic-assignment')}\nhard_delete = false`],
+    ]);
+  });
+
+  it("keeps a format's variables, another parameter's default, a password's word as a value, a JSON object's next key, lookups under a bare key", () => {
+    assertKeeps([
+      'dsn := fmt.Sprintf("%s:%s@tcp(%s:%d)/%s", user, pass, host, 3306, db)',
+      '<hudson.model.StringParameterDefinition>\n  <name>BRANCH</name>\n  <defaultValue>main</defaultValue>',
+      '{"fr": { "login.password": "Mot de passe" }, "de": { "login.password": "Passwort" }, "ja": { "login.password": "パスワード" }}',
+      '{ "login.password": "Password", "login.forgot": "Forgot password?" }',
+      'key: 9f86d081884c7d659a2feaa0c55ad015',
+      'key = "user:42"',
+      '"key": "AAAAC3NzaC1lZDI1NTE5AAAAIGsdZx1gEWBQT4Df5hgWXQ2q"',
+      'key: release-notes-2024-q3-summary-final',
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
-import { holdsSecret, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
+import { holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than
@@ -72,6 +72,16 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     id: 'config-password',
     pattern: /(?<![\w-])tokens[ \t]{0,4}=?[ \t]{0,4}\{[^{}]{0,2000}?(?<![\w-])[a-z_]{1,40}[ \t]{0,4}=[ \t]{0,4}"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/dg,
     gate: { keywords: ['token'] },
+  },
+  // Cisco IOS' key chains: `key-string …` (after a type 7, the reversible encryption of one).
+  { id: 'config-password', pattern: /(?:^|\n)[ \t]*key-string(?:[ \t]{1,4}[0-7](?=[ \t]))?[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['key-string'] }, accept },
+  // A bare `key` whose value is drawn: rclone's B2 remote (`key = K00…`), a service's `"key": "…"`. Only a long value in
+  // both cases with digits: a bare `key` names a lookup everywhere else (`key: password`, `key = user:42`).
+  {
+    id: 'generic-assignment',
+    pattern: /(?:"key"|'key'|key(?<![\w.-]key))[ \t]{0,4}[=:][ \t]{0,4}["']?([A-Za-z0-9+/_-]{24,200}={0,2})(?![\w+/=-])/dg,
+    gate: { keywords: ['key'] },
+    accept: (secret) => /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[0-9]/.test(secret) && !secret.startsWith('AAAA') && isHighEntropy(secret),
   },
   // An app password (Google's): four groups of four letters after a password's name.
   {

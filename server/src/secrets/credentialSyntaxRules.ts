@@ -207,6 +207,13 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['sig=', 'signature=', 'x-amz-security-token='] },
     accept: acceptNonPlaceholder,
   },
+  // A DSN built from parts: Go's `fmt.Sprintf("%s:%s@tcp(%s)/%s", "user", "…", …)`, the password the format's second verb.
+  {
+    id: 'dsn-password',
+    pattern: /printf\(\s{0,4}["`]%[sv]:%[sv]@[^"`\r\n]{0,200}["`]\s{0,4},\s{0,4}(?:"[^"\r\n]{0,100}"|[\w.]{1,60})\s{0,4},\s{0,4}"([^"\r\n]{1,1000})"/dg,
+    gate: { keywords: ['printf('] },
+    accept: acceptNonPlaceholder,
+  },
   // Oracle's `user/password@db`, in a JDBC thin URL or on sqlplus' command line.
   {
     id: 'dsn-password',

@@ -1,4 +1,4 @@
-import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, UNQUOTED_VALUE } from './secretPatterns';
+import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, QUOTED_VALUE_WITH_ESCAPES, UNQUOTED_VALUE } from './secretPatterns';
 import type { SecretSpan } from './secretRules';
 import { characterClasses, isPlaceholderValue, isSensitiveKeyName, looksGenerated, readsAsPassword } from './secretValues';
 
@@ -181,7 +181,8 @@ export const FORMS: readonly Form[] = [
   {
     rule: 'generic-assignment',
     // A YAML anchor may name the value first: `x-db-pass: &dbpass …`.
-    after: sticky(`${ASSIGNED}(?:&[\\w-]{1,40}[ \\t]{1,4})?(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    // A quoted value runs past its escaped quotes: `"q7\"Lm…"`, `{"secret": "password = \"…\""}` (all of it the secret's).
+    after: sticky(`${ASSIGNED}(?:&[\\w-]{1,40}[ \\t]{1,4})?(?:${LITERAL_WRAPPER}(?:${QUOTED_VALUE_WITH_ESCAPES})|${ESCAPED_QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'word',
     accept: (s) => !isNextKey(s),
   },
@@ -289,6 +290,14 @@ export const FORMS: readonly Form[] = [
     after: sticky(`[ \\t]{1,20}value=(?:${PAIR_VALUE})`),
     from: 'name',
   },
+  // Jenkins' job parameter: `<name>DEPLOY_PASS</name>`, then its `<defaultValue>…</defaultValue>` among its siblings.
+  {
+    rule: 'xml-secret',
+    around: (n) => n.text[n.start - 1] === '>',
+    before: /<name>$/,
+    after: sticky(`</name>(?:\\s{0,40}<[\\w.-]{1,40}>[^<]{0,300}</[\\w.-]{1,40}>){0,4}\\s{0,40}<defaultValue>([^<]{1,1000})</defaultValue>`),
+    from: 'name',
+  },
   // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`.
   {
     rule: 'xml-secret',
@@ -311,7 +320,8 @@ export const FORMS: readonly Form[] = [
   {
     rule: 'generic-assignment',
     around: (n) => isQuote(n.text[n.start - 1]) && isQuote(n.text[n.end]),
-    after: sticky(`["']\\s{0,4},\\s{0,4}(?:${QUOTED_IN_QUOTES}|${PAIR_VALUE})`),
+    // Not a JSON object's next key (`"login.password": "Password", "login.forgot": …`).
+    after: sticky(`["']\\s{0,4},\\s{0,4}(?:${QUOTED_IN_QUOTES}|${PAIR_VALUE})(?![ \\t]{0,4}:)`),
     from: 'name',
     accept: (s) => !IDENTIFIER.test(s),
   },

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '78b95dd03c16872e';
+export const REDACTION_FINGERPRINT = 'd355c10827a5d89e';

@@ -41,6 +41,14 @@ const SENSITIVE_WORDS = [
   anyCase('requirepass'),
   // A Wi-Fi network's pre-shared key: wpa_supplicant's `psk="…"`, `WIFI_PSK=…`.
   anyCase('psk'),
+  // A password's name in other languages (`mot_de_passe = …`, `contraseña: …`), each holding a gate's word or starting as one does.
+  anyCase('mot_de_passe'),
+  anyCase('motdepasse'),
+  anyCase('passwort'),
+  anyCase('kennwort'),
+  anyCase('contrasena'),
+  anyCase('contraseña'),
+  anyCase('senha'),
   anyCase('secrets'),
   anyCase('secret'),
   // A misspelling detect-secrets' keyword list catches too: `char secrete[25] = …`.
@@ -83,7 +91,7 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its
@@ -107,6 +115,10 @@ export const ESCAPED_QUOTED_VALUE =
 
 /** A quoted value: one capture group per kind of quote. Up to 4 KB: an AWS session token is over 1,000 characters. */
 export const QUOTED_VALUE = `"([^"\\r\\n]{1,4096})"|'([^'\\r\\n]{1,4096})'|\`([^\`\\r\\n]{1,4096})\``;
+
+/** The same, a backslash escaping the character after it (a quote among them), as JSON, JavaScript and Python read it. */
+export const QUOTED_VALUE_WITH_ESCAPES =
+  `"((?:[^"\\\\\\r\\n]|\\\\[^\\r\\n]){1,4096})"|'((?:[^'\\\\\\r\\n]|\\\\[^\\r\\n]){1,4096})'|\`([^\`\\r\\n]{1,4096})\``;
 
 const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]]`;
 /**

@@ -141,6 +141,8 @@ export function isPlaceholderValue(value: string): boolean {
     // `<user:password>` read from its `:`, `…]`, a value cut short (`ops_eyJzaWdu...`), AWS's `…EXAMPLE` keys.
     /(?:[>\]]|\.\.\.?|\[redacted\]|EXAMPLE(?:KEY)?)$/i.test(v.slice(-10)) ||
     v.includes('####') ||
+    // The word for a password in a language: a form's label or its translation (`"login.password": "Passwort"`).
+    PASSWORD_IN_LANGUAGES.has(v.toLowerCase()) ||
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
     /fake|not_?a_?(?:secret|password)|not_?so_?secret/i.test(v) ||
@@ -244,6 +246,12 @@ export function namesASecret(value: string): boolean {
     SCHEME_WORDS.test(value)
   );
 }
+
+const PASSWORD_IN_LANGUAGES = new Set([
+  'mot de passe', 'passwort', 'kennwort', 'contraseña', 'contrasena', 'clave', 'senha', 'palavra-passe', 'wachtwoord',
+  'lösenord', 'losenord', 'hasło', 'haslo', 'heslo', 'salasana', 'adgangskode', 'passord', 'parola', 'şifre', 'sifre', 'jelszó',
+  'パスワード', '密码', '密碼', '비밀번호', '암호', 'пароль', 'κωδικός', 'סיסמה', 'كلمة المرور', 'पासवर्ड', 'mật khẩu', 'kata sandi', 'รหัสผ่าน',
+]);
 
 /**
  * An unquoted value that reads as code rather than data: a call (`getToken()`), a property path
