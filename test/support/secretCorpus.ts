@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -131,6 +131,10 @@ export const FIRST_RUNS = {
   'heldout-22': { stored: ['au047', 'au094', 'au122', 'au126', 'au199', 'au201'], lookAlikesRedacted: [] },
   'heldout-23': { stored: ['aw031', 'aw073', 'aw162', 'aw171', 'aw172', 'aw216', 'aw219'], lookAlikesRedacted: ['ax033', 'ax062'] },
   'heldout-24': { stored: ['ay006', 'ay090', 'ay117', 'ay121', 'ay139', 'ay149'], lookAlikesRedacted: ['az018'] },
+  'heldout-25': {
+    stored: ['ba057', 'ba086', 'ba097', 'ba114', 'ba119', 'ba124', 'ba146', 'ba148', 'ba196'],
+    lookAlikesRedacted: ['bb001', 'bb019', 'bb027', 'bb029', 'bb069'],
+  },
 } as const;
 
 /**
@@ -154,6 +158,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aq146', 'ar064',
   'at067',
   'au199',
+  'ba057', 'ba086', 'ba097', 'ba114', 'ba119', 'ba124', 'ba146', 'ba148', 'ba196', 'bb001', 'bb019', 'bb027', 'bb029', 'bb069',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
