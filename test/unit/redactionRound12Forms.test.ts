@@ -33,7 +33,8 @@ describe('rounds 12–13: command lines', () => {
     assertRedacts([
       [`docker login -u marta -p'${pw}' harbor.local`, `docker login -u marta -p'${R('command-line-password')}' harbor.local`],
       [`curl -fsS -u $'deploy:${pw}' https://nexus`, `curl -fsS -u $'deploy:${R('command-line-password')}' https://nexus`],
-      [`vault login ${token}`, `vault login ${R('command-line-password')}`],
+      [`vault login ${token}`, `vault login ${R('vault-token')}`],
+      [`vault login ${uuid}`, `vault login ${R('command-line-password')}`],
       [`mosquitto_pub -h b -u s -P '${pw}' -t x`, `mosquitto_pub -h b -u s -P '${R('command-line-password')}' -t x`],
       [`snyk config set api=${uuid}`, `snyk config set api=${R('command-line-password')}`],
       [`restic snapshots --password-command "echo ${drawn(ALNUM, 20)}"`, `restic snapshots --password-command "echo ${R('command-line-password')}"`],
@@ -379,6 +380,36 @@ describe('round 24: a DSN built by Sprintf, a Jenkins parameter default, a value
       'key = "user:42"',
       '"key": "AAAAC3NzaC1lZDI1NTE5AAAAIGsdZx1gEWBQT4Df5hgWXQ2q"',
       'key: release-notes-2024-q3-summary-final',
+    ]);
+  });
+});
+
+describe('round 25: a pair encoded from a variable, WiX properties, legacy Vault tokens, Some(…), :auth(…), C clients, a password in a code span a few words on, PEM pass phrases, AcsClient', () => {
+  it('redacts them', () => {
+    const token = `s.${drawn(ALNUM, 20)}A1b${drawn(ALNUM, 1)}`;
+    assertRedacts([
+      ['$pair = "svc_sync:Sync4615!RW"\n$b64 = [Convert]::ToBase64String([Text.Encoding]::ASCII.GetBytes($pair))', `$pair = "svc_sync:${R('credential-pair')}"\n$b64 = [Convert]::ToBase64String([Text.Encoding]::ASCII.GetBytes($pair))`],
+      ['<Property Id="SQLSERVICEPASSWORD" Value="Svc9998!DtU" Hidden="yes" />', `<Property Id="SQLSERVICEPASSWORD" Value="${R('xml-secret')}" Hidden="yes" />`],
+      [`$ vault token lookup\nKey                 Value\n---                 -----\nid                  ${token}\nttl                 767h`, `$ vault token lookup\nKey                 Value\n---                 -----\nid                  ${R('printed-secret')}\nttl                 767h`],
+      ['.basic_auth("admin", Some("O4ImGyiM3NYaB7XTHi"))', `.basic_auth("admin", Some("${R('generic-assignment')}"))`],
+      ['local res, err = red:auth("jG5jyGJzjvWf8X4Jl64M7otD")', `local res, err = red:auth("${R('generic-assignment')}")`],
+      ['mysql_real_connect(conn, "localhost", "sensor", "Sens0r#542", "telemetry", 0, NULL, 0)', `mysql_real_connect(conn, "localhost", "sensor", "${R('positional-password')}", "telemetry", 0, NULL, 0)`],
+      ['production uses the password you pasted (`4mHYDyXlL8j4g9yF88`).', `production uses the password you pasted (\`${R('prose-secret')}\`).`],
+      ['der, err := x509.DecryptPEMBlock(block, []byte("Passphrase-XpbaIV"))', `der, err := x509.DecryptPEMBlock(block, []byte("${R('positional-password')}"))`],
+      ['client = AcsClient(os.getenv("ID"), "Wb7v7b7cpJt8jpqSrprixzYiwC9Qbp", "cn-hangzhou")', `client = AcsClient(os.getenv("ID"), "${R('positional-password')}", "cn-hangzhou")`],
+    ]);
+  });
+
+  it("keeps an instruction in angle brackets, a log's next pair, a form's texts, a struct's tag, an s. name with no Vault", () => {
+    assertKeeps([
+      'DB_PASSWORD=\nJWT_SECRET=<generate with: openssl rand -hex 32>',
+      'WARN auth: login failed user=jdoe reason=invalid_password request_id=4954afcb-e595-5a07-5eaa-54d484d4e0a7 ip=10.2.3.4',
+      '"password_too_short": "パスワードは12文字以上にしてください"',
+      '"errors.password.expired": "Срок действия пароля истёк"',
+      '{ "passwort_vergessen": "Passwort vergessen?", "contrasena_incorrecta": "Contraseña incorrecta" }',
+      'type Config struct {\n\tPassword string `env:"DB_PASS"`\n}',
+      'the password field (`passwordHash`) is hashed with bcrypt',
+      'const s = {}; s.AbcdefGhijklMnop1234Qrst = 1;',
     ]);
   });
 });

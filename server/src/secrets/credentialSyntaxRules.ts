@@ -39,6 +39,26 @@ function findDsnPasswords(text: string): SecretSpan[] {
   return spans;
 }
 
+/** A call that encodes a pair for a Basic header, given a variable: `GetBytes($pair)`, `btoa(creds)`, `b64encode(auth)`. */
+// A name of three characters or more: minified code's one-letter names are reused everywhere.
+const ENCODES_VARIABLE = /(?:btoa|b64encode|Buffer\.from|EncodeToString|encodeToString|GetBytes)\(\s{0,4}(\$?[A-Za-z_]\w{2,60})(?:\.encode\(\))?\s{0,4}[,)]/g;
+
+/** The variables such calls encode, then their assignments of a `user:password` literal earlier in the text. */
+function findEncodedPairVariables(text: string): SecretSpan[] {
+  const spans: SecretSpan[] = [];
+  ENCODES_VARIABLE.lastIndex = 0;
+  for (let call = ENCODES_VARIABLE.exec(text); call; call = ENCODES_VARIABLE.exec(text)) {
+    const name = call[1]!.replace(/^\$/, '\\$');
+    const assigned = new RegExp(`(?<![\\w$])${name}\\s{0,4}=\\s{0,4}(["'\`])[\\w.@\\\\-]{1,100}:([^"'\`\\s$]{4,1000})\\1`, 'dg');
+    for (const match of text.slice(0, call.index).matchAll(assigned)) {
+      const [start, end] = match.indices![2]!;
+      // Not a URL (`https://…`), whose scheme reads as a user.
+      if (!match[2]!.startsWith('/') && !isPlaceholderValue(match[2]!)) spans.push({ start, end });
+    }
+  }
+  return spans;
+}
+
 /**
  * `host:port:database:user:password` lines (.pgpass, where `*` matches any): PostgreSQL's port
  * (543x, PgBouncer's 643x) or `*` in second place, and no space anywhere. A colon or backslash
@@ -264,8 +284,17 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   // Haskell's `applyBasicAuth "user" "…"`.
   {
     id: 'credential-pair',
-    pattern: /(?:btoa|b64encode|Buffer\.from|EncodeToString|encodeToString)\(\s{0,4}(?:b|\[\]byte\()?["'`][\w.@-]{1,100}:([^"'`\s$]{4,1000})["'`]/dg,
-    gate: { keywords: ['btoa(', 'b64encode(', 'buffer.from(', 'encodetostring('] },
+    pattern: /(?:btoa|b64encode|Buffer\.from|EncodeToString|encodeToString|GetBytes)\(\s{0,4}(?:b|\[\]byte\()?["'`][\w.@\\-]{1,100}:([^"'`\s$]{4,1000})["'`]/dg,
+    gate: { keywords: ['btoa(', 'b64encode(', 'buffer.from(', 'encodetostring(', 'getbytes('] },
+    accept: acceptNonPlaceholder,
+  },
+  // The same pair held in a variable first: PowerShell's `$pair = "svc:…"` then `GetBytes($pair)`, `btoa(creds)`.
+  { id: 'credential-pair', find: findEncodedPairVariables, gate: { keywords: ['btoa(', 'b64encode(', 'buffer.from(', 'encodetostring(', 'getbytes('] } },
+  // A PEM block's pass phrase in Go: `x509.DecryptPEMBlock(block, []byte("…"))`, `EncryptPEMBlock(rand, type, der, []byte("…"), alg)`.
+  {
+    id: 'positional-password',
+    pattern: /(?:DecryptPEMBlock\([^,()\r\n]{1,100}|EncryptPEMBlock\((?:[^,()\r\n]{1,100},){3}[^,()\r\n]{0,100}?),\s{0,4}\[\]byte\(\s{0,4}"([^"\r\n]{1,1000})"\s{0,4}\)/dg,
+    gate: { keywords: ['pemblock('] },
     accept: acceptNonPlaceholder,
   },
   { id: 'credential-pair', pattern: /applyBasicAuth\s{1,4}"[^"\r\n]{1,100}"\s{1,4}"([^"\r\n]{1,1000})"/dg, gate: { keywords: ['applybasicauth'] }, accept: acceptNonPlaceholder },

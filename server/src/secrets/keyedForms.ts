@@ -312,8 +312,9 @@ export const FORMS: readonly Form[] = [
     rule: 'xml-secret',
     around: (n) => isQuote(n.text[n.start - 1]) || n.text[n.start - 1] === ':',
     // The name may have a prefix: `<add key="ida:ClientSecret" value="…"/>`.
-    before: /(?<![\w-])(?:key|name)=["'](?:[\w.-]{1,40}:)?$/,
-    after: sticky(`["'](?:\\s{1,20}value=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
+    // WiX names it by `Id` and gives a `Value`: `<Property Id="SQLPASSWORD" Value="…" />`.
+    before: /(?<![\w-])(?:key|name|[Ii]d|ID)=["'](?:[\w.-]{1,40}:)?$/,
+    after: sticky(`["'](?:\\s{1,20}[Vv]alue=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
     from: 'name',
   },
   // `define('DB_PASSWORD', '…')`, `System.setProperty("db.password", "…")`, `os.Setenv("API_TOKEN", "…")`.
@@ -332,11 +333,18 @@ export const FORMS: readonly Form[] = [
     after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}[,)]`),
     from: 'name',
   },
-  // A user and password pair: `auth=("api", "…")`, `SetBasicAuth("u", "…")`, `HTTPBasicAuth('u', '…')`.
+  // A user and password pair: `auth=("api", "…")`, `SetBasicAuth("u", "…")`, `HTTPBasicAuth('u', '…')`, Rust's `.basic_auth("u", Some("…"))`.
   {
     rule: 'generic-assignment',
     around: (n) => /^auth$/i.test(n.word) && /[\s=:([]/.test(n.text[n.end] ?? ''),
-    after: sticky(`\\s{0,4}[=:]?\\s{0,4}[(\\[]\\s{0,4}(?:"[^"\\r\\n]{0,200}"|'[^'\\r\\n]{0,200}')\\s{0,4},\\s{0,4}(?:${PAIR_VALUE})`),
+    after: sticky(`\\s{0,4}[=:]?\\s{0,4}[(\\[]\\s{0,4}(?:"[^"\\r\\n]{0,200}"|'[^'\\r\\n]{0,200}')\\s{0,4},\\s{0,4}(?:Some\\(\\s{0,4})?(?:${PAIR_VALUE})`),
+    from: 'name',
+  },
+  // A client's password method called with it alone: Lua's `red:auth("…")`, `client.auth('…')` (Redis' AUTH).
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.text[n.end] === '(' && (n.text[n.start - 1] === ':' || n.text[n.start - 1] === '.') && /^auth$/i.test(n.word),
+    after: sticky(`\\(\\s{0,4}(?:${PAIR_VALUE})\\s{0,4}\\)`),
     from: 'name',
   },
   // `key value`, with no operator: `aws configure set aws_secret_access_key …`, nginx, fish's `set -gx`.
@@ -345,7 +353,8 @@ export const FORMS: readonly Form[] = [
     around: (n) => (n.text[n.end] === ' ' || n.text[n.end] === '\t') && VALUE_START.test(n.text.slice(n.end, n.end + 6)),
     after: sticky(`[ \\t]{1,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'name',
-    accept: (s, n) => looksGenerated(s) && !underDigestHeader(n),
+    // Not the next pair of a log line (`reason=invalid_password request_id=…`).
+    accept: (s, n) => looksGenerated(s) && !underDigestHeader(n) && !/^[A-Za-z_][\w.-]{0,60}[=:][^\s=:]/.test(s),
   },
   // A table's row, the name in one cell and the value in the next: `║ PGPASSWORD │ … ║` (a CLI's box), `| DB_PASSWORD | … |`.
   {

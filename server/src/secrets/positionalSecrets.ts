@@ -29,7 +29,8 @@ const CALLS: readonly Call[] = [
     ],
     secretArgument: 2,
   },
-  { names: ['mysqli_real_connect'], secretArgument: 3 },
+  // PHP's `mysqli_real_connect($link, host, user, …)` and C's `mysql_real_connect(conn, host, user, …)`.
+  { names: ['mysqli?_real_connect'], secretArgument: 3 },
   {
     names: [
       '(?:new\\s{1,4})?postmark\\.(?:ServerClient|AccountClient|NewClient)', 'meraki\\.DashboardAPI',
@@ -45,7 +46,7 @@ const CALLS: readonly Call[] = [
     names: [
       // A session's or connection's method: `smtp.login(user, "…")`, `conn.simple_bind_s(dn, "…")`, Go's `l.Bind(dn, "…")`.
       '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', '(?:httr::)?authenticate', 'oci_connect', 'cx_Oracle\\.connect',
-      '(?:new\\s{1,4})?NetworkCredential', 'new\\s{1,4}(?:UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
+      '(?:new\\s{1,4})?NetworkCredential', 'AcsClient', 'new\\s{1,4}(?:UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
       'AwsBasicCredentials\\.create', 'credentials\\.NewStaticCredentials(?:Provider)?',
       '(?:new\\s{1,4})?Twilio(?:RestClient)?', 'TwilioClient\\.Init', 'twilio', 'Twilio::REST::Client\\.new', 'require\\(\\s{0,4}["\']twilio["\']\\s{0,4}\\)',
     ],
@@ -64,9 +65,9 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
  * other keywords start with (see KEYWORD_GATE).
  */
 export const POSITIONAL_KEYWORDS = [
-  'pdo(', 'sqli', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
+  'pdo(', 'sqli', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(',
 ];
 
 interface Argument {

@@ -58,7 +58,7 @@ const LISTED_KEY = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,100}={0,2}(?![A-Za-z0-9+/
  * the next prompt, each row whose key holds a secret (`password`, `secret_key`, `token`). The line
  * break before the command is looked behind for: a table just before it has taken it.
  */
-const VAULT_TABLE = /(?<=^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?vault (?:kv get|read) [^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,60})/dg;
+const VAULT_TABLE = /(?<=^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?vault (?:kv get |read |token (?:lookup|create)(?=[ \t\r\n]))[^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,60})/dg;
 const VAULT_ROW = /^([\w.-]{1,60})[ \t]{2,}(\S[^\r\n]{0,4000}?)[ \t]*\r?$/gm;
 
 export function findPrintedSecrets(text: string): FoundSecret[] {
@@ -66,9 +66,11 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
   VAULT_TABLE.lastIndex = text.includes('vault ') ? 0 : text.length;
   for (let match = VAULT_TABLE.exec(text); match; match = VAULT_TABLE.exec(text)) {
     const [outputStart] = match.indices![1]!;
+    // A token's own table (`vault token lookup`, `create`) names the token `id`.
+    const ofToken = /vault token/.test(match[0]);
     VAULT_ROW.lastIndex = 0;
     for (let row = VAULT_ROW.exec(match[1]!); row; row = VAULT_ROW.exec(match[1]!)) {
-      if (!holdsSecret(row[1]!) || isPlaceholderValue(row[2]!)) continue;
+      if (!(holdsSecret(row[1]!) || (ofToken && row[1] === 'id')) || isPlaceholderValue(row[2]!)) continue;
       const start = outputStart + row.index + row[0].indexOf(row[2]!, row[1]!.length);
       found.push({ start, end: start + row[2]!.length });
     }

@@ -34,6 +34,9 @@ const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credenti
 /** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
 const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
 
+/** The same a few words on, in a code span: ``the password you pasted (`…`)``. */
+const PASSWORD_WORDS_SPAN = /(?:password|passwd|passphrase)(?<![\w-](?:password|passwd|passphrase))(?:[ \t]{1,2}[\w'’-]{1,20}){1,5}?[ \t]{1,2}\(?`([^`\s"'=]{8,64})`/dgi;
+
 /** A user and password told with spaces around their `/`: `the staging DB creds are app / …`. */
 const CREDS_WITH_SPACES =
   /(?:creds|credentials|login)(?<![\w-](?:creds|credentials|login))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?(?::|[ \t]{1,2}(?:is|are|was))[ \t]{1,4}[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
@@ -154,6 +157,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
   for (let match = PASSWORD_SPAN.exec(text); match; match = PASSWORD_SPAN.exec(text)) {
     const [start, end] = match.indices![2]!;
     if (chosenOrDrawn(match[2]!) && !namesASecret(match[2]!)) found.push({ start, end });
+  }
+  PASSWORD_WORDS_SPAN.lastIndex = 0;
+  for (let match = PASSWORD_WORDS_SPAN.exec(text); match; match = PASSWORD_WORDS_SPAN.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (chosenOrDrawn(match[1]!) && !namesASecret(match[1]!)) found.push({ start, end });
   }
   QUALIFIED.lastIndex = 0;
   for (let match = QUALIFIED.exec(text); match; match = QUALIFIED.exec(text)) {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'd355c10827a5d89e';
+export const REDACTION_FINGERPRINT = 'ea966617e9e85e74';

@@ -25,6 +25,7 @@ const METADATA_WORDS = new Set([
   'column', 'attribute', 'property', 'option', 'flag', 'input', 'prompt', 'hint', 'placeholder', 'pattern', 'regex', 'message',
   // A form's texts, as translation keys name them: `login.password.forgot`, `password_mismatch`, `passwordTooltip`.
   'forgot', 'forgotten', 'tooltip', 'caption', 'title', 'description', 'error', 'errors', 'mismatch', 'invalid', 'help',
+  'short', 'weak', 'expired', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
   'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled',
@@ -39,7 +40,7 @@ const METADATA_WORDS = new Set([
   'id', 'ids',
 ]);
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 function namesMetadata(key: string): boolean {
@@ -135,6 +136,8 @@ export function isPlaceholderValue(value: string): boolean {
   return (
     v.length === 0 ||
     /^(?:\$|%|\{\{|<.*>$|\[)/.test(v) ||
+    // An instruction in angle brackets cut at its first space (`<generate with: openssl rand -hex 32>`).
+    /^<[A-Za-z][\w-]*$/.test(v) ||
     // A template's field (`{password}`, `{PASS}`), and what to put there (`REPLACE_WITH_PASSWORD`).
     /^\{(?:[a-z_]{1,60}|[A-Z_]{1,60}|[a-z]+(?:[A-Z][a-z]+){1,6})\}$/.test(v) ||
     /^(?:replace|insert|enter|put|paste)[_-]?(?:with|your|here|me)/i.test(v) ||

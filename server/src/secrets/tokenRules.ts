@@ -146,6 +146,13 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,40}'), gate: { tokenRun: 38 } },
   // Service, batch and recovery tokens of HashiCorp Vault 1.10+ (`hvs.` and ~90 characters).
   { id: 'vault-token', pattern: token('hv[sbr]\\.[A-Za-z0-9_-]{24,300}', 'A-Za-z0-9_.-'), gate: { tokenRun: 24 } },
+  // Vault's tokens before 1.10: `s.` and 24 letters and digits, in a text that names Vault (as gitleaks reads them).
+  {
+    id: 'vault-token',
+    pattern: token('s\\.[A-Za-z0-9]{24}', 'A-Za-z0-9_.-'),
+    gate: { tokenRun: 24 },
+    accept: (s, text) => /[0-9]/.test(s) && /[A-Z]/.test(s) && /[a-z]/.test(s.slice(2)) && /vault/i.test(text),
+  },
   // A letter and at least 23 more before the first dot.
   {
     id: 'discord-bot-token',
