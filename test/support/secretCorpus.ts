@@ -162,7 +162,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'aq146', 'ar064',
   'at067',
   'au199',
-  'bc101', 'bc156', 'bc160', 'bc166', 'bc167', 'bc170', 'bc184', 'bc198', 'bc199', 'bc209', 'bd013', 'bd067',
+  'bc101',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -413,3 +413,30 @@ describe('round 25: a pair encoded from a variable, WiX properties, legacy Vault
     ]);
   });
 });
+
+describe('round 26: key names in Dutch and of LDAP binds, a list item in Korean, OpenVPN static keys, Cisco users, Postfix sasl_passwd, wandb, passwords told with no verb', () => {
+  it('redacts them', () => {
+    const hex = drawn(HEX, 40);
+    assertRedacts([
+      ['[verbinding]\ngebruiker = beheer\nwachtwoord = Tulpen108-vFf', `[verbinding]\ngebruiker = beheer\nwachtwoord = ${R('generic-assignment')}`],
+      ['dnpass = Ldap9913Bind', `dnpass = ${R('generic-assignment')}`],
+      ['- 계정: deploy\n- 비밀번호: Kimchi078!!\n', `- 계정: deploy\n- 비밀번호: ${R('prose-secret')}\n`],
+      ['-----BEGIN OpenVPN Static key V1-----\ne83dd4fcad594d60f77b5a691f090642\n9287886cd0758ee38475a7d47bbf0234\n-----END OpenVPN Static key V1-----', `-----BEGIN OpenVPN Static key V1-----\n${R('private-key')}-----END OpenVPN Static key V1-----`],
+      ['username netadmin privilege 15 password 0 Cisco3004!\n!', `username netadmin privilege 15 password 0 ${R('config-password')}\n!`],
+      ['[smtp.gmail.com]:587 alerts@acme.io:BcSv KQYT cEvB cUly', `[smtp.gmail.com]:587 alerts@acme.io:${R('config-password')}`],
+      [`wandb.login(key="${hex}")`, `wandb.login(key="${R('wandb-api-key')}")`],
+      ['Uso el usuario "conta" y la contraseña Paella6730 pero me da error 530.', `Uso el usuario "conta" y la contraseña ${R('prose-secret')} pero me da error 530.`],
+      ['Benutzer ist admin, Passwort Brezel374!. Fehlermeldung: "Invalid"', `Benutzer ist admin, Passwort ${R('prose-secret')}. Fehlermeldung: "Invalid"`],
+    ]);
+  });
+
+  it("keeps an error's constant, secrets' names in a table's Secret column, words after a password's word", () => {
+    assertKeeps([
+      'export const ERR_PASSWORD_TOO_SHORT = "E1042";\nexport const ERR_INVALID_API_KEY = "E1044";',
+      '| Secret | Where | Rotation |\n|---|---|---|\n| `DB_PASS` | Vault `kv/app/db` | 90 days |\n| `STRIPE_SECRET_KEY` | Doppler `prd` | on incident |',
+      'Passwort vergessen? Passwort zurücksetzen',
+      'la contraseña actual no funciona',
+      '[global]\nusername = admin\nenable = true',
+    ]);
+  });
+});

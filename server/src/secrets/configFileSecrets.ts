@@ -73,6 +73,26 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     pattern: /(?<![\w-])tokens[ \t]{0,4}=?[ \t]{0,4}\{[^{}]{0,2000}?(?<![\w-])[a-z_]{1,40}[ \t]{0,4}=[ \t]{0,4}"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/dg,
     gate: { keywords: ['token'] },
   },
+  // OpenVPN's static key (`tls-auth`, `tls-crypt`): lines of 32 hex digits between its own BEGIN and END.
+  {
+    id: 'private-key',
+    pattern: /-----BEGIN OpenVPN Static key V1-----\r?\n((?:[ \t]*[0-9a-f]{32}[ \t]*\r?\n){1,64})[ \t]*-----END OpenVPN Static key V1-----/dg,
+    gate: { keywords: ['openvpn static key'] },
+  },
+  // Cisco IOS' local users and enable passwords: `username u privilege 15 password 0 …`, `enable secret 5 …`.
+  {
+    id: 'config-password',
+    pattern: /(?:^|\n)[ \t]*(?:username[ \t]{1,4}\S{1,64}[ \t]{1,4}(?:privilege[ \t]{1,4}[0-9]{1,2}[ \t]{1,4})?|enable[ \t]{1,4})(?:password|secret)[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg,
+    gate: { keywords: ['username', 'enable'] },
+    accept,
+  },
+  // Postfix's `sasl_passwd`: `[smtp.host]:587 user:password`, the password to the line's end (an app password has spaces).
+  {
+    id: 'config-password',
+    pattern: /(?:^|\n)[ \t]*\[[\w.-]{1,253}\](?::[0-9]{1,5})?[ \t]{1,20}[^\s:]{1,100}:([^\r\n]{4,200}?)[ \t]*(?=\r?\n|$)/dg,
+    gate: { keywords: [']:', '] '] },
+    accept,
+  },
   // Cisco IOS' key chains: `key-string …` (after a type 7, the reversible encryption of one).
   { id: 'config-password', pattern: /(?:^|\n)[ \t]*key-string(?:[ \t]{1,4}[0-7](?=[ \t]))?[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['key-string'] }, accept },
   // A bare `key` whose value is drawn: rclone's B2 remote (`key = K00…`), a service's `"key": "…"`. Only a long value in
@@ -156,7 +176,8 @@ function markdownTableSecrets(text: string): FoundSecret[] {
     const raw = cells[column];
     // A value in code spans: `` `…` ``.
     const cell = raw && /^`[^`]+`$/.test(raw.text) ? { text: raw.text.slice(1, -1), start: raw.start + 1 } : raw;
-    if (cell && cell.text.length >= 4 && !/\s/.test(cell.text) && !isPlaceholderValue(cell.text) && !/^`?\$/.test(cell.text)) found.push({ start: cell.start, end: cell.start + cell.text.length });
+    // A secret's name in the column (`DB_PASS`) says which one, not what it is.
+    if (cell && cell.text.length >= 4 && !/\s/.test(cell.text) && !isPlaceholderValue(cell.text) && !namesASecret(cell.text) && !/^`?\$/.test(cell.text)) found.push({ start: cell.start, end: cell.start + cell.text.length });
   }
   return found;
 }

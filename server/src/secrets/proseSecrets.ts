@@ -65,7 +65,11 @@ const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»�
  * Languages that put the value after the word with no verb between (Turkish `root şifresi …,`) or
  * the verb after the value (Korean `API 키는 … 입니다`, Hindi `पासवर्ड … है`): the word, then the value.
  */
-const VALUE_AFTER_WORDS = ['키는', '비밀번호는', '비밀번호', '암호는', 'şifresi', 'şifre', 'parolası', 'parola', 'पासवर्ड'];
+const VALUE_AFTER_WORDS = [
+  '키는', '비밀번호는', '비밀번호', '암호는', 'şifresi', 'şifre', 'parolası', 'parola', 'पासवर्ड',
+  // Or a password told with no verb at all: `la contraseña Paella…`, `Passwort Brezel…`.
+  'contraseña', 'passwort', 'senha', 'wachtwoord',
+];
 
 const startsWithAscii = (word: string) => /^[\x00-\x7f]/.test(word);
 
@@ -77,7 +81,7 @@ function foreignFinder(ascii: boolean): (text: string) => FoundSecret[] {
   const words = FOREIGN_WORDS.filter((word) => startsWithAscii(word) === ascii);
   const after = VALUE_AFTER_WORDS.filter((word) => startsWithAscii(word) === ascii);
   const verbAfter = new RegExp(`(?:${words.join('|')})[^\\r\\n.。!?]{0,60}?${FOREIGN_VERBS}[ \\t]{0,4}${VALUE}`, 'dgiu');
-  const valueAfter = new RegExp(`(?:${after.join('|')})[ \\t]{1,4}${VALUE}`, 'dgiu');
+  const valueAfter = new RegExp(`(?:${after.join('|')})[:：]?[ \\t]{1,4}${VALUE}`, 'dgiu');
   return (text) => {
     const found: FoundSecret[] = [];
     for (const pattern of [verbAfter, valueAfter]) {

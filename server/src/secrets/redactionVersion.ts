@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'ea966617e9e85e74';
+export const REDACTION_FINGERPRINT = 'ff1ea4220beb3aa4';

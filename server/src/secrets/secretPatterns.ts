@@ -49,6 +49,11 @@ const SENSITIVE_WORDS = [
   anyCase('contrasena'),
   anyCase('contraseña'),
   anyCase('senha'),
+  anyCase('wachtwoord'),
+  // LDAP binds' passwords: Dovecot's `dnpass`, ldap.conf's `bindpw`, slapd's `rootpw` (one word, where `pass` and `pw` alone must start one).
+  anyCase('dnpass'),
+  anyCase('bindpw'),
+  anyCase('rootpw'),
   anyCase('secrets'),
   anyCase('secret'),
   // A misspelling detect-secrets' keyword list catches too: `char secrete[25] = …`.
@@ -91,7 +96,7 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'achtwoord', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its

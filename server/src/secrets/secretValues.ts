@@ -40,13 +40,15 @@ const METADATA_WORDS = new Set([
   'id', 'ids',
 ]);
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 function namesMetadata(key: string): boolean {
   const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
   // A form's anti-forgery token (`csrf-token`, `authenticity_token`) and a `publicToken` are handed to every visitor.
   if (words.some((w) => NOT_CREDENTIAL_WORDS.has(w))) return true;
+  // An error's constant: `ERR_INVALID_API_KEY = "E1044"`, `ERROR_TOKEN_EXPIRED`.
+  if (words[0] === 'err' || words[0] === 'error' || words[0] === 'errors') return true;
   const first = words.findIndex((w) => SENSITIVE_WORD.test(w));
   // Helm's `existingSecret`: the name of a Secret that holds it.
   if (words.some((w, i) => i > 0 && words[i - 1] === 'existing' && SENSITIVE_WORD.test(w))) return true;

@@ -202,6 +202,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'yandex-iam-token', pattern: token('t1\\.[A-Za-z0-9_-]{40,200}={0,2}\\.[A-Za-z0-9_-]{80,100}={0,2}', 'A-Za-z0-9_.=-'), gate: { keywords: ['t1.'] } },
   // Asana's personal access token (`2/<user>/<app>:<32 hex>`, the older `0/<32 hex>`) and Flutterwave's secret keys.
   { id: 'asana-pat', pattern: token('[0-9]/[0-9]{12,20}(?:/[0-9]{12,20})?:[0-9a-f]{32}|0/[0-9a-f]{32}', 'A-Za-z0-9_/:-'), gate: { tokenRun: 32 } },
+  // Weights & Biases: `wandb.login(key="…")`, 40 hex digits.
+  { id: 'wandb-api-key', pattern: /wandb\.login\([^()\r\n]{0,100}?key\s{0,4}=\s{0,4}\\{0,3}["']([0-9a-f]{40})\\{0,3}["']/dg, gate: { keywords: ['wandb.login('] } },
   // Lob's API keys: `live_`/`test_` and 35 hex, the publishable `live_pub_` and 31.
   { id: 'lob-api-key', pattern: token('(?:live|test)_(?:pub_[a-f0-9]{31}|[a-f0-9]{35})'), gate: { tokenRun: 31 } },
   // Airtable's personal access token: `pat`, 14 letters and digits, `.`, 64 hex.
