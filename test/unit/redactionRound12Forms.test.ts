@@ -440,3 +440,13 @@ describe('round 26: key names in Dutch and of LDAP binds, a list item in Korean,
     ]);
   });
 });
+
+describe('forms found only in texts joined together, rounds 25–26', () => {
+  it("keeps what follows an HTML input named password, and a log line's level in brackets", () => {
+    assertKeeps([
+      '<input type="password" name="password" id="password" placeholder="Contraseña" required>\n\nconst TOKEN_RE = /ghp_[A-Za-z0-9]{36}/;\nexistingSecret: pg-auth\n<b>',
+      '[DEBUG]\t\torg.slf4j.slf4j-api:jar:1.7.8.:compile (version managed from default)',
+    ]);
+    assertRedacts([['<entry key="jdbc.password">\n  Tr0ub4dor&3x\n</entry>', `<entry key="jdbc.password">\n  ${R('xml-secret')}\n</entry>`]]);
+  });
+});

@@ -89,7 +89,8 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // Postfix's `sasl_passwd`: `[smtp.host]:587 user:password`, the password to the line's end (an app password has spaces).
   {
     id: 'config-password',
-    pattern: /(?:^|\n)[ \t]*\[[\w.-]{1,253}\](?::[0-9]{1,5})?[ \t]{1,20}[^\s:]{1,100}:([^\r\n]{4,200}?)[ \t]*(?=\r?\n|$)/dg,
+    // The relay host is a name with dots (`[DEBUG]` starts a log line).
+    pattern: /(?:^|\n)[ \t]*\[[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\](?::[0-9]{1,5})?[ \t]{1,20}[^\s:]{1,100}:([^\r\n]{4,200}?)[ \t]*(?=\r?\n|$)/dg,
     gate: { keywords: [']:', '] '] },
     accept,
   },

@@ -314,7 +314,8 @@ export const FORMS: readonly Form[] = [
     // The name may have a prefix: `<add key="ida:ClientSecret" value="…"/>`.
     // WiX names it by `Id` and gives a `Value`: `<Property Id="SQLPASSWORD" Value="…" />`.
     before: /(?<![\w-])(?:key|name|[Ii]d|ID)=["'](?:[\w.-]{1,40}:)?$/,
-    after: sticky(`["'](?:\\s{1,20}[Vv]alue=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|([^<]{1,1000})<))`),
+    // The element's text on one line (an `<input name="password">` has none: what follows it is not its value).
+    after: sticky(`["'](?:\\s{1,20}[Vv]alue=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|[ \\t]{0,40}\\r?\\n?[ \\t]{0,40}([^<\\s](?:[^<\\r\\n]{0,998}[^<\\s])?)[ \\t]{0,40}\\r?\\n?[ \\t]{0,40}<))`),
     from: 'name',
   },
   // `define('DB_PASSWORD', '…')`, `System.setProperty("db.password", "…")`, `os.Setenv("API_TOKEN", "…")`.

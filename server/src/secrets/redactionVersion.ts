@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'ff1ea4220beb3aa4';
+export const REDACTION_FINGERPRINT = 'af69ece5bff1034b';

@@ -170,8 +170,10 @@ class RecordReader {
   private assistant(record: AssistantRecord, origin: RecordOrigin): void {
     for (const block of record.message.content) {
       if (block.type === 'text' && block.text.trim()) {
+        // Decisions are cut from the redacted text: a statement alone may have lost what told its secret
+        // (`$pair = "svc:…"`, then `GetBytes($pair)` lines further on).
         this.state.assistantText = this.project.redactor.text(block.text);
-        this.memories.decisions(block.text, 'assistant', origin, this.memories.promptFiles(this.state.prompt));
+        this.memories.decisions(this.state.assistantText, 'assistant', origin, this.memories.promptFiles(this.state.prompt));
       } else if (block.type === 'tool_use') {
         // Redacted before it is described: the subject, summary and command are kept in the stored state.
         const command = block.name === 'Bash' && typeof block.input.command === 'string' ? this.project.redactor.text(block.input.command) : null;

@@ -104,7 +104,10 @@ export class TranscriptMemories {
     return prompt ? mentionedFiles(prompt, this.project.root) : [];
   }
 
-  /** Choices stated with their reason, by the user or the assistant; `turnFiles` when the choice names no file. */
+  /**
+   * Choices stated with their reason, by the user or the assistant; `turnFiles` when the choice names
+   * no file. `text` is redacted already, as a whole (each statement is again, as every stored text is).
+   */
   decisions(text: string, by: 'user' | 'assistant', origin: RecordOrigin, turnFiles: readonly string[] = []): void {
     decisionStatements(text).forEach((statement, i) => {
       const decision = this.project.redactor.text(statement);
