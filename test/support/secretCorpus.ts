@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -139,6 +139,10 @@ export const FIRST_RUNS = {
     stored: ['bc101', 'bc156', 'bc160', 'bc166', 'bc167', 'bc170', 'bc184', 'bc198', 'bc199', 'bc209'],
     lookAlikesRedacted: ['bd013', 'bd067'],
   },
+  'heldout-27': {
+    stored: ['be017', 'be057', 'be060', 'be115', 'be171', 'be174', 'be181', 'be184', 'be188', 'be193', 'be194'],
+    lookAlikesRedacted: ['bf043'],
+  },
 } as const;
 
 /**
@@ -163,6 +167,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'au199',
   'bc101',
+  'be017', 'be057', 'be060', 'be115', 'be171', 'be174', 'be181', 'be184', 'be188', 'be193', 'be194', 'bf043',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
