@@ -167,7 +167,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'au199',
   'bc101',
-  'be017', 'be057', 'be060', 'be115', 'be171', 'be174', 'be181', 'be184', 'be188', 'be193', 'be194', 'bf043',
+  'be115', 'be193',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -450,3 +450,31 @@ describe('forms found only in texts joined together, rounds 25–26', () => {
     assertRedacts([['<entry key="jdbc.password">\n  Tr0ub4dor&3x\n</entry>', `<entry key="jdbc.password">\n  ${R('xml-secret')}\n</entry>`]]);
   });
 });
+
+describe("round 27: fish's set and a config line's Password, cypher-shell, DB2's using, Turkish keys, Arabic prose, Cisco IKE keys and SNMP communities, logging in as a user and password", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ["set -gx NEXUS_USER jdoe\nset -gx NEXUS_PASSWORD 'Orchid970!!'", `set -gx NEXUS_USER jdoe\nset -gx NEXUS_PASSWORD '${R('generic-assignment')}'`],
+      ['Username jdoe\nDomain CORP\nPassword Winter6374#\nProxy 10.0.0.1:8080', `Username jdoe\nDomain CORP\nPassword ${R('generic-assignment')}\nProxy 10.0.0.1:8080`],
+      ["cypher-shell -a bolt://localhost:7687 -u neo4j -p graphs-are-SEgRO 'MATCH (n) RETURN n;'", `cypher-shell -a bolt://localhost:7687 -u neo4j -p ${R('command-line-password')} 'MATCH (n) RETURN n;'`],
+      ['db2 connect to SAMPLE user db2inst1 using Db2inst135', `db2 connect to SAMPLE user db2inst1 using ${R('command-line-password')}`],
+      ['kullanici: yonetici\nsifre: "Bogaz4110!"', `kullanici: yonetici\nsifre: "${R('generic-assignment')}"`],
+      ['المستخدم deploy وكلمة المرور Sahara9809!', `المستخدم deploy وكلمة المرور ${R('prose-secret')}`],
+      ['crypto isakmp key Branch6535Tunnel address 203.0.113.5', `crypto isakmp key ${R('config-password')} address 203.0.113.5`],
+      ['snmp-server community monitor7231 RO 10', `snmp-server community ${R('config-password')} RO 10`],
+      ['1. Log in to https://staging.acme.io as `qa-user` / `QaTester484`', `1. Log in to https://staging.acme.io as \`qa-user\` / \`${R('prose-secret')}\``],
+    ]);
+  });
+
+  it("keeps a map of passwords' file, words after Password, a regex listed, a token's accessor, a variable set to a word", () => {
+    assertKeeps([
+      'smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd',
+      'Password Policy',
+      'Password reset link sent to your email',
+      'set -gx EDITOR vim',
+      'secrets.patterns (A3T[A-Z0-9]|AKIA|AGPA)[A-Z0-9]{16}',
+      'token_accessor       TRHzn43Ga6SNuepLGmLDFYlg',
+      'select * from users using index (idx)',
+    ]);
+  });
+});

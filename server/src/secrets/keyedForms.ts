@@ -357,6 +357,17 @@ export const FORMS: readonly Form[] = [
     // Not the next pair of a log line (`reason=invalid_password request_id=…`).
     accept: (s, n) => looksGenerated(s) && !underDigestHeader(n) && !/^[A-Za-z_][\w.-]{0,60}[=:][^\s=:]/.test(s),
   },
+  // fish's `set -gx NAME '…'` and a config line `Password …` (cntlm, proxies): a name that holds a password alone
+  // before its value, which reads as chosen or drawn.
+  {
+    rule: 'generic-assignment',
+    around: (n) => n.kind === 'sensitive' && (n.text[n.end] === ' ' || n.text[n.end] === '\t'),
+    before: /(?:^|\n)[ \t]{0,40}(?:set(?:[ \t]{1,4}-[gxUlu]{1,4}){1,3}[ \t]{1,4})?$/,
+    // A space or two, not a table's column (`password           …` under `vault read` is the table's), nor a regex.
+    after: sticky(`[ \\t]{1,2}(?:${PAIR_VALUE}|([^\\s"'\`|()[\\]{}]{6,200}))[ \\t]*(?=\\r?\\n|$)`),
+    from: 'name',
+    accept: (s) => readsAsPassword(s) && !isPlaceholderValue(s),
+  },
   // A table's row, the name in one cell and the value in the next: `║ PGPASSWORD │ … ║` (a CLI's box), `| DB_PASSWORD | … |`.
   {
     rule: 'generic-assignment',

@@ -31,6 +31,9 @@ const QUALIFIED =
 /** A login told as two code spans: ``login `admin` / `…` ``, ``login is `admin` / `…` ``. */
 const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
+/** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``. */
+const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t]as[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
+
 /** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
 const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
 
@@ -68,7 +71,7 @@ const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»�
 const VALUE_AFTER_WORDS = [
   '키는', '비밀번호는', '비밀번호', '암호는', 'şifresi', 'şifre', 'parolası', 'parola', 'पासवर्ड',
   // Or a password told with no verb at all: `la contraseña Paella…`, `Passwort Brezel…`.
-  'contraseña', 'passwort', 'senha', 'wachtwoord',
+  'contraseña', 'passwort', 'senha', 'wachtwoord', 'كلمة المرور',
 ];
 
 const startsWithAscii = (word: string) => /^[\x00-\x7f]/.test(word);
@@ -119,7 +122,7 @@ const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 /** Words for a password, which people choose (`the password is UyAPro09!`): a token or a key is drawn. */
 const PASSWORD_WORD = /^(?:pw|pwd|password|passwd|passphrase)$/i;
 
-const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 /**
  * The rule's gates: its words that start with a letter of ASCII, and the first characters of
  * the others (a keyword starting with a character no other keyword starts with slows the scan
@@ -152,10 +155,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
   }
-  LOGIN_SPANS.lastIndex = 0;
-  for (let match = LOGIN_SPANS.exec(text); match; match = LOGIN_SPANS.exec(text)) {
-    const [start, end] = match.indices![1]!;
-    if (!isPlaceholderValue(match[1]!) && !namesASecret(match[1]!) && !WORD_SHAPE.test(match[1]!)) found.push({ start, end });
+  for (const pattern of [LOGIN_SPANS, LOG_IN_AS]) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      const [start, end] = match.indices![1]!;
+      if (!isPlaceholderValue(match[1]!) && !namesASecret(match[1]!) && !WORD_SHAPE.test(match[1]!)) found.push({ start, end });
+    }
   }
   PASSWORD_SPAN.lastIndex = 0;
   for (let match = PASSWORD_SPAN.exec(text); match; match = PASSWORD_SPAN.exec(text)) {

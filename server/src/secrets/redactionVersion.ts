@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'af69ece5bff1034b';
+export const REDACTION_FINGERPRINT = '37b68b42b7849ac5';

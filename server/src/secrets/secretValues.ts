@@ -25,7 +25,7 @@ const METADATA_WORDS = new Set([
   'column', 'attribute', 'property', 'option', 'flag', 'input', 'prompt', 'hint', 'placeholder', 'pattern', 'regex', 'message',
   // A form's texts, as translation keys name them: `login.password.forgot`, `password_mismatch`, `passwordTooltip`.
   'forgot', 'forgotten', 'tooltip', 'caption', 'title', 'description', 'error', 'errors', 'mismatch', 'invalid', 'help',
-  'short', 'weak', 'expired', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
+  'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
   'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled',
@@ -40,7 +40,7 @@ const METADATA_WORDS = new Set([
   'id', 'ids',
 ]);
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 function namesMetadata(key: string): boolean {
