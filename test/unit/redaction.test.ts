@@ -162,8 +162,8 @@ const SECRET_CASES: readonly SecretCase[] = [
   secretCase(
     'a Teams incoming webhook',
     'teams-webhook-url',
-    `${chars(HEX, 32)}/${uuid()}`,
-    (s) => `url = "https://outlook.office.com/webhook/${uuid()}@${uuid()}/IncomingWebhook/${s}"`,
+    `${uuid()}@${uuid()}/IncomingWebhook/${chars(HEX, 32)}/${uuid()}`,
+    (s) => `url = "https://outlook.office.com/webhook/${s}"`,
   ),
   secretCase('a ThingsBoard device token in its API path', 'thingsboard-access-token', chars(HEX, 20), (s) => `curl -X POST https://tb.acme.io/api/v1/${s}/telemetry -d '{"t":21}'`),
   secretCase('a token saved by setx', 'command-line-password', `-${chars(URL_SAFE, 39)}`, (s) => `C:\\Users\\dev> setx CLOUDFLARE_API_TOKEN ${s}`),

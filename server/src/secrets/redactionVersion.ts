@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '37b68b42b7849ac5';
+export const REDACTION_FINGERPRINT = '03b72164d125e18b';
