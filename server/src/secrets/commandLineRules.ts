@@ -115,7 +115,7 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Neo4j's `cypher-shell -u neo4j -p …`; DB2's `connect to DB user U using …`.
   [['cypher-shell'], `${program('cypher-shell')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
-  [['using'], `(?<![\\w-])connect {1,4}to {1,4}\\S{1,100} {1,4}user {1,4}\\S{1,100} {1,4}using {1,4}(?:${ARGUMENT_VALUE})`],
+  [['connect'], `(?<![\\w-])connect {1,4}to {1,4}\\S{1,100} {1,4}user {1,4}\\S{1,100} {1,4}using {1,4}(?:${ARGUMENT_VALUE})`],
   [['mkstore'], `${program('mkstore')}${REST_OF_COMMAND} -(?:create|modify)Credential {1,4}${WORD} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   [['sudo', 'stdin', 'chpasswd'], `(?:${SUDO_S}|--password-stdin|--stdin|chpasswd)[^\\r\\n;&|<]{0,200}? {0,4}<<< {0,4}(?:${ARGUMENT_VALUE})`],
 ];

@@ -83,7 +83,8 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   {
     id: 'config-password',
     pattern: /(?:^|\n)[ \t]*(?:username[ \t]{1,4}\S{1,64}[ \t]{1,4}(?:privilege[ \t]{1,4}[0-9]{1,2}[ \t]{1,4})?|enable[ \t]{1,4})(?:password|secret)[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg,
-    gate: { keywords: ['username', 'enable'] },
+    // Gated by the words every match holds, which other rules' gates scan for already.
+    gate: { keywords: ['password', 'secret'] },
     accept,
   },
   // Postfix's `sasl_passwd`: `[smtp.host]:587 user:password`, the password to the line's end (an app password has spaces).
@@ -91,7 +92,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     id: 'config-password',
     // The relay host is a name with dots (`[DEBUG]` starts a log line).
     pattern: /(?:^|\n)[ \t]*\[[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\](?::[0-9]{1,5})?[ \t]{1,20}[^\s:]{1,100}:([^\r\n]{4,200}?)[ \t]*(?=\r?\n|$)/dg,
-    gate: { keywords: [']:', '] '] },
+    gate: { characters: ']' },
     accept,
   },
   // Cisco IOS' IKE pre-shared key (`crypto isakmp key … address …`) and SNMP community strings (`snmp-server community … RO`).

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '03b72164d125e18b';
+export const REDACTION_FINGERPRINT = '940dee2ded4dddcd';

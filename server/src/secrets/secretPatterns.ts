@@ -98,7 +98,7 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'achtwoord', 'sifre', 'şifre', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'achtwoord', 'ifre', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its
