@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { memoryToRecord } from '../server/src/memory/record';
 import { databasePathFor } from '../server/src/paths/engramPaths';
+import { openProject } from '../server/src/project';
 import { openDatabase } from '../server/src/store/database';
 import { ENGRAM_JS, REPO_ROOT } from '../test/support/engramProcess';
 import { generateMemoryFixture, type MemoryFixture } from './memoryFixtures';
@@ -85,6 +86,7 @@ export async function cachedStore(memories: number, log: (line: string) => void)
   }
   const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { memories: number; now: number; importSeconds: number; builtAt: string };
   migrateCached(path.join(folder, 'memory.db'));
+  sweepCached(path.join(folder, 'memory.db'), log);
   return { ...meta, database: path.join(folder, 'memory.db'), fixture: generateMemoryFixture({ memories, files: SCALE_FILES, seed: SCALE_SEED, now: meta.now }) };
 }
 
@@ -97,6 +99,35 @@ function migrateCached(database: string): void {
   const { db, backup } = openDatabase(database);
   db.close();
   if (backup) rmSync(backup, { force: true });
+}
+
+/**
+ * Re-redacts a cached store checked by older redaction rules, once per rules version, as a user's
+ * store is after its first sweep: otherwise every run's server swept the whole store at its start
+ * (store/redactionSweep.ts), which the bench then measured as the RSS and first requests after start.
+ */
+function sweepCached(database: string, log: (line: string) => void): void {
+  const work = mkdtempSync(path.join(CACHE_ROOT, 'sweeping-'));
+  const root = path.join(work, 'project');
+  mkdirSync(path.join(root, '.git'), { recursive: true });
+  const env: NodeJS.ProcessEnv = { ENGRAM_HOME: path.join(work, 'home') };
+  const target = databasePathFor(root, env);
+  mkdirSync(path.dirname(target), { recursive: true });
+  renameSync(database, target);
+  try {
+    const project = openProject(root, env);
+    try {
+      if (project.redactionSweep.pending()) {
+        log('sweeping the cached store with the current redaction rules, once');
+        project.redactionSweep.runToEnd();
+      }
+    } finally {
+      project.close();
+    }
+  } finally {
+    renameSync(target, database);
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** A copy of the cached store as the database of `root` under `env`'s ENGRAM_HOME. */
