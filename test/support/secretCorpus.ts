@@ -169,7 +169,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ar064',
   'at067',
   'be193',
-  'bg066', 'bg075', 'bg165', 'bg171', 'bg174', 'bg189', 'bg200', 'bg208', 'bh001', 'bh020', 'bh025', 'bh038',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -478,3 +478,27 @@ describe("round 27: fish's set and a config line's Password, cypher-shell, DB2's
     ]);
   });
 });
+
+describe("round 28: etcdctl's --user, KeePass' export, Junos communities, netsh's Key Content, SSSD's authtok, Puppet's postgresql_password, logging in with a user and password, Korean with =", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['etcdctl --endpoints=https://10.0.1.10:2379 --user root:Etcd7136GBT get /registry', `etcdctl --endpoints=https://10.0.1.10:2379 --user root:${R('command-line-password')} get /registry`],
+      ['<String><Key>Password</Key><Value ProtectInMemory="True">Router-qRoS-9212</Value></String>', `<String><Key>Password</Key><Value ProtectInMemory="True">${R('xml-secret')}</Value></String>`],
+      ['admin@mx204# show snmp\ncommunity "Jun1per-lKseH" {\n    authorization read-only;\n}', `admin@mx204# show snmp\ncommunity "${R('config-password')}" {\n    authorization read-only;\n}`],
+      ['    Key Content            : Coffee2434Beans', `    Key Content            : ${R('config-password')}`],
+      ['ldap_default_authtok_type = password\nldap_default_authtok = Sssd7280bVX', `ldap_default_authtok_type = password\nldap_default_authtok = ${R('generic-assignment')}`],
+      ["password_hash => postgresql::postgresql_password('reporting', 'Puppet0466'),", `password_hash => postgresql::postgresql_password('reporting', '${R('positional-password')}'),`],
+      ['2. Log in to the admin UI with `admin` / `Adm1n-WgZq-13`', `2. Log in to the admin UI with \`admin\` / \`${R('prose-secret')}\``],
+      ['스테이징 DB 비밀번호 = Seoul7268#db 인데 접속이 안 됩니다.', `스테이징 DB 비밀번호 = ${R('prose-secret')} 인데 접속이 안 됩니다.`],
+    ]);
+  });
+
+  it("keeps a placeholder in words, a SealedSecret's ciphertext, an error's code, a public key printed by wg", () => {
+    assertKeeps([
+      'DB_PASS=\nJWT_SECRET=change-me-in-production',
+      `kind: SealedSecret\nspec:\n  encryptedData:\n    password: Ag${drawn(BASE64_CHARS, 360)}`,
+      "SECRET_NOT_FOUND: 'E_VAULT_0404',",
+      'interface: wg0\n  public key: GYr6Ve2W/3Uy2a+Fl/D+TmD5I1ySt/bbYGq9i77VXbP=\n  private key: (hidden)',
+    ]);
+  });
+});

@@ -113,6 +113,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   // `gh secret set NAME --body …` (GitHub's CLI: the secret's value given on the command line).
   [['gh secret'], `${program('gh')} {1,4}secret {1,4}set${REST_OF_COMMAND} (?:-b|--body)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // etcd's `etcdctl --user root:…`.
+  [['etcdctl'], `${program('etcdctl')}${REST_OF_COMMAND} --user(?: {1,4}|=)["']?[^\\s:"']{1,100}:([^\\s"']{1,1000})`],
   // Neo4j's `cypher-shell -u neo4j -p …`; DB2's `connect to DB user U using …`.
   [['cypher-shell'], `${program('cypher-shell')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['connect'], `(?<![\\w-])connect {1,4}to {1,4}\\S{1,100} {1,4}user {1,4}\\S{1,100} {1,4}using {1,4}(?:${ARGUMENT_VALUE})`],

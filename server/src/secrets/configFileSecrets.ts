@@ -106,8 +106,13 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     id: 'generic-assignment',
     pattern: /(?:"key"|'key'|key(?<![\w.-]key))[ \t]{0,4}[=:][ \t]{0,4}["']?([A-Za-z0-9+/_-]{24,200}={0,2})(?![\w+/=-])/dg,
     gate: { keywords: ['key'] },
-    accept: (secret) => /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[0-9]/.test(secret) && !secret.startsWith('AAAA') && isHighEntropy(secret),
+    // Not a public key's (`public key: …` as `wg show` prints it).
+    accept: (secret, text, _span, matchStart) =>
+      /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[0-9]/.test(secret) && !secret.startsWith('AAAA') && isHighEntropy(secret) && !/\bpub(?:lic)?[ \t_-]?$/i.test(text.slice(Math.max(0, matchStart - 10), matchStart)),
   },
+  // A Junos SNMP community (`community "…" {`) and what `netsh wlan show profile … key=clear` prints as `Key Content`.
+  { id: 'config-password', pattern: /(?:^|\n)[ \t]*community[ \t]{1,4}"?([^"\s{;]{1,1000})"?[ \t]{0,4}\{/dg, gate: { keywords: ['community'] }, accept },
+  { id: 'config-password', pattern: /Key Content[ \t]{0,40}:[ \t]{1,4}([^\r\n]{1,1000}?)[ \t]*(?=\r?\n|$)/dg, gate: { keywords: ['key content'] }, accept },
   // An app password (Google's): four groups of four letters after a password's name.
   {
     id: 'app-password',

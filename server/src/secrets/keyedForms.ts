@@ -298,12 +298,13 @@ export const FORMS: readonly Form[] = [
     after: sticky(`</name>(?:\\s{0,40}<[\\w.-]{1,40}>[^<]{0,300}</[\\w.-]{1,40}>){0,4}\\s{0,40}<defaultValue>([^<]{1,1000})</defaultValue>`),
     from: 'name',
   },
-  // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`.
+  // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`; KeePass' export,
+  // `<Key>Password</Key><Value ProtectInMemory="True">…</Value>`.
   {
     rule: 'xml-secret',
     around: (n) => n.text[n.start - 1] === '>',
-    before: /<key>$/,
-    after: sticky(`</key>\\s{0,40}<string>([^<]{1,1000})</string>`),
+    before: /<[Kk]ey>$/,
+    after: sticky(`</[Kk]ey>\\s{0,40}(?:<string>([^<]{1,1000})</string>|<Value(?:\\s[^<>]{0,200})?>([^<]{1,1000})</Value>)`),
     from: 'name',
   },
   // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,

@@ -46,7 +46,9 @@ const CALLS: readonly Call[] = [
     names: [
       // A session's or connection's method: `smtp.login(user, "…")`, `conn.simple_bind_s(dn, "…")`, Go's `l.Bind(dn, "…")`.
       '(?:login|simple_bind_s|bind_s|Bind|authenticate)(?<=\\.[a-zA-Z_]{4,13})', '(?:httr::)?authenticate', 'oci_connect', 'cx_Oracle\\.connect',
-      '(?:new\\s{1,4})?NetworkCredential', 'AcsClient', 'new\\s{1,4}(?:UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
+      '(?:new\\s{1,4})?NetworkCredential', 'AcsClient',
+      // Puppet's `postgresql::postgresql_password('user', '…')`, which hashes the password it is given.
+      '(?:postgresql::)?postgresql_password', 'new\\s{1,4}(?:UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|BasicAWSCredentials|AWS\\.Credentials)',
       'AwsBasicCredentials\\.create', 'credentials\\.NewStaticCredentials(?:Provider)?',
       '(?:new\\s{1,4})?Twilio(?:RestClient)?', 'TwilioClient\\.Init', 'twilio', 'Twilio::REST::Client\\.new', 'require\\(\\s{0,4}["\']twilio["\']\\s{0,4}\\)',
     ],
@@ -67,7 +69,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
 export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
 ];
 
 interface Argument {

@@ -32,7 +32,7 @@ const QUALIFIED =
 const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
 /** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``. */
-const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t]as[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
+const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
 /** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
 const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
@@ -84,7 +84,7 @@ function foreignFinder(ascii: boolean): (text: string) => FoundSecret[] {
   const words = FOREIGN_WORDS.filter((word) => startsWithAscii(word) === ascii);
   const after = VALUE_AFTER_WORDS.filter((word) => startsWithAscii(word) === ascii);
   const verbAfter = new RegExp(`(?:${words.join('|')})[^\\r\\n.。!?]{0,60}?${FOREIGN_VERBS}[ \\t]{0,4}${VALUE}`, 'dgiu');
-  const valueAfter = new RegExp(`(?:${after.join('|')})[:：]?[ \\t]{1,4}${VALUE}`, 'dgiu');
+  const valueAfter = new RegExp(`(?:${after.join('|')})(?:[ \\t]{0,2}[:：=])?[ \\t]{1,4}${VALUE}`, 'dgiu');
   return (text) => {
     const found: FoundSecret[] = [];
     for (const pattern of [verbAfter, valueAfter]) {

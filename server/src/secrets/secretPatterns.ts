@@ -56,6 +56,8 @@ const SENSITIVE_WORDS = [
   anyCase('dnpass'),
   anyCase('bindpw'),
   anyCase('rootpw'),
+  // SSSD's `ldap_default_authtok` (an authentication token: the bind's password).
+  anyCase('authtok'),
   anyCase('secrets'),
   anyCase('secret'),
   // A misspelling detect-secrets' keyword list catches too: `char secrete[25] = …`.

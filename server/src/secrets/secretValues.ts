@@ -25,7 +25,7 @@ const METADATA_WORDS = new Set([
   'column', 'attribute', 'property', 'option', 'flag', 'input', 'prompt', 'hint', 'placeholder', 'pattern', 'regex', 'message',
   // A form's texts, as translation keys name them: `login.password.forgot`, `password_mismatch`, `passwordTooltip`.
   'forgot', 'forgotten', 'tooltip', 'caption', 'title', 'description', 'error', 'errors', 'mismatch', 'invalid', 'help',
-  'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
+  'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'found', 'missing', 'revoked', 'denied', 'locked', 'unknown', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
   'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled',
@@ -40,7 +40,7 @@ const METADATA_WORDS = new Set([
   'id', 'ids',
 ]);
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre|authtok)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 function namesMetadata(key: string): boolean {
@@ -154,6 +154,8 @@ export function isPlaceholderValue(value: string): boolean {
     // `changeme`, `ChangeIt`, `changeme123!`: the word, or with the suffix a policy asks for (`1`…`1234`,
     // `!`); a password grown from it (`changeit715x`, `changeit597`, `Changeit844!`) is a password.
     /^change_?(?:me|it)$/i.test(v) ||
+    // `change-me-in-production`, `changeme_please`: the word, then words that say so.
+    /^change[_-]?me[_-][a-z]+(?:[_-][a-z]+)*$/i.test(v) ||
     /^(?:change_?(?:me|it)|CHANGE_?(?:ME|IT))(?:1(?:2(?:34?)?)?)?[!.]?$/.test(v) ||
     // Masked: `sk_live_••••4xQ2`.
     /[•●·]{4}/.test(v) ||
@@ -162,6 +164,8 @@ export function isPlaceholderValue(value: string): boolean {
     (v.length >= 6 && ('01234567890'.includes(v) || 'abcdefghijklmnopqrstuvwxyz'.includes(v.toLowerCase()))) ||
     // Ciphertext a tool keeps in the repository on purpose: SOPS' `ENC[AES256_GCM,…]`, Jasypt's `ENC(…)`, Ansible Vault.
     /^(?:ENC\[AES256_GCM,|ENC\(|\$ANSIBLE_VAULT;)/.test(v) ||
+    // A SealedSecret's ciphertext (`encryptedData:`): base64 from `Ag`, hundreds of characters long.
+    /^Ag[A-Za-z0-9+/]{300,}={0,2}$/.test(v) ||
     /(?:xxxx|XXXX)$/.test(v) ||
     /^(?:your|my)[_-]/i.test(v) ||
     // A query's or a command's parameter: `password=@password`, `:password`.
