@@ -170,7 +170,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ar064',
   'at067',
   'be193',
-  'bi006', 'bi056', 'bi085', 'bi088', 'bi185', 'bi197', 'bi200', 'bj028',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -502,3 +502,24 @@ describe("round 28: etcdctl's --user, KeePass' export, Junos communities, netsh'
     ]);
   });
 });
+
+describe("round 29: a DSN's user as a shell variable, evil-winrm, JMeter arguments, Wi-Fi profiles' keyMaterial, Puppet's pw_hash, French c'est, Russian with no verb", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['MYSQL_DSN="${MYSQL_USER}:7F9CRErFh75IMSmTMYBe@tcp(${MYSQL_HOST}:3306)/db"', `MYSQL_DSN="\${MYSQL_USER}:${R('dsn-password')}@tcp(\${MYSQL_HOST}:3306)/db"`],
+      ["evil-winrm -i 10.0.0.4 -u Administrator -p 'Lab3305!range'", `evil-winrm -i 10.0.0.4 -u Administrator -p '${R('command-line-password')}'`],
+      ['<stringProp name="Argument.name">password</stringProp>\n  <stringProp name="Argument.value">LoadTest487!</stringProp>', `<stringProp name="Argument.name">password</stringProp>\n  <stringProp name="Argument.value">${R('xml-secret')}</stringProp>`],
+      ['<protected>false</protected>\n  <keyMaterial>Gabelstapler967</keyMaterial>', `<protected>false</protected>\n  <keyMaterial>${R('xml-secret')}</keyMaterial>`],
+      ["password => pw_hash('Puppet8140strings', 'SHA-512', 'mysalt'),", `password => pw_hash('${R('positional-password')}', 'SHA-512', 'mysalt'),`],
+      ["Le mot de passe c'est Chambery5533!, tu peux vérifier ?", `Le mot de passe c'est ${R('prose-secret')}, tu peux vérifier ?`],
+      ['Не могу подключиться к Redis, пароль Moroz2281, ошибка WRONGPASS.', `Не могу подключиться к Redis, пароль ${R('prose-secret')}, ошибка WRONGPASS.`],
+    ]);
+  });
+
+  it("keeps another JMeter argument and error messages under keys naming a wrong secret", () => {
+    assertKeeps([
+      '<stringProp name="Argument.name">page</stringProp>\n  <stringProp name="Argument.value">Results2024</stringProp>',
+      '"invalid_client_secret": "The client secret is invalid or expired.",\n"wrong_password": "Incorrect password, 2 attempts left.",',
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { anyCasePrefix } from './secretPatterns';
 import type { SecretRule, SecretSpan } from './secretRules';
-import { isPlaceholderValue, looksGenerated } from './secretValues';
+import { holdsSecret, isPlaceholderValue, looksGenerated } from './secretValues';
 
 /**
  * Passwords known by where they are written rather than by their shape or a key name: in a URL
@@ -32,8 +32,13 @@ function findDsnPasswords(text: string): SecretSpan[] {
     while (start > 0 && end - start < 256 && !NOT_IN_PASSWORD.test(text[start - 1]!)) start--;
     if (start === end || text[start - 1] !== ':') continue;
     let user = start - 1;
-    while (user > 0 && start - 1 - user < 64 && USER_CHARACTER.test(text[user - 1]!)) user--;
-    if (user === start - 1 || (user > 0 && USER_CHARACTER.test(text[user - 1]!))) continue;
+    // The user may be a shell variable: `${MYSQL_USER}:…@tcp(…)`.
+    const variable = text[user - 1] === '}' ? text.lastIndexOf('${', user - 1) : -1;
+    if (variable >= 0 && user - variable <= 64 && /^\$\{\w{1,60}\}$/.test(text.slice(variable, user))) user = variable;
+    else {
+      while (user > 0 && start - 1 - user < 64 && USER_CHARACTER.test(text[user - 1]!)) user--;
+      if (user === start - 1 || (user > 0 && USER_CHARACTER.test(text[user - 1]!))) continue;
+    }
     if (!isPlaceholderValue(text.slice(start, end))) spans.push({ start, end });
   }
   return spans;
@@ -290,6 +295,18 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   },
   // The same pair held in a variable first: PowerShell's `$pair = "svc:…"` then `GetBytes($pair)`, `btoa(creds)`.
   { id: 'credential-pair', find: findEncodedPairVariables, gate: { keywords: ['btoa(', 'b64encode(', 'buffer.from(', 'encodetostring(', 'getbytes('] } },
+  // JMeter's HTTP argument: `<stringProp name="Argument.name">password</stringProp>` then its `Argument.value`.
+  {
+    id: 'xml-secret',
+    pattern: /<stringProp name="Argument\.name">[^<]{1,100}<\/stringProp>\s{0,40}<stringProp name="Argument\.value">([^<]{1,1000})<\/stringProp>/dg,
+    gate: { keywords: ['argument.value'] },
+    accept: (secret, text, span, matchStart) => {
+      const name = /Argument\.name">([^<]{1,100})</.exec(text.slice(matchStart, span.start))?.[1] ?? '';
+      return holdsSecret(name) && !isPlaceholderValue(secret);
+    },
+  },
+  // A Wi-Fi profile's key (`netsh wlan export profile … key=clear`): `<keyMaterial>…</keyMaterial>`.
+  { id: 'xml-secret', pattern: /<keyMaterial>([^<]{1,1000})<\/keyMaterial>/dg, gate: { keywords: ['keymaterial'] }, accept: acceptNonPlaceholder },
   // A PEM block's pass phrase in Go: `x509.DecryptPEMBlock(block, []byte("…"))`, `EncryptPEMBlock(rand, type, der, []byte("…"), alg)`.
   {
     id: 'positional-password',

@@ -34,6 +34,8 @@ const CALLS: readonly Call[] = [
   {
     names: [
       '(?:new\\s{1,4})?postmark\\.(?:ServerClient|AccountClient|NewClient)', 'meraki\\.DashboardAPI',
+      // Puppet's `pw_hash('…', 'SHA-512', salt)`, which hashes the password it is given.
+      'pw_hash',
       // MessageBird's Node client: `require('messagebird')('…')`, `messagebird.initClient('…')`.
       'messagebird\\.initClient', 'require\\(\\s{0,4}["\']messagebird["\']\\s{0,4}\\)(?:\\.initClient)?',
     ],
@@ -69,7 +71,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
 export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
 ];
 
 interface Argument {

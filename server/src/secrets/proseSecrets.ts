@@ -60,7 +60,7 @@ const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', '
 // "Is", then perhaps "now" or "for now" (`is nu`, `тимчасово`: Ukrainian says it with no verb).
 // Or what it was set to (`auf … gesetzt`, `changé à …`, `cambiada a …`, `alterada para …`, `gezet op …`, `zmienione na …`).
 const FOREIGN_VERBS =
-  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно|auf|à|a|para|op|naar|na)(?=[ \\t])|は|是|为|為)' +
+  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно|auf|à|a|para|op|naar|na)(?=[ \\t])|[ \\t]c[\\x27’]est(?=[ \\t])|は|是|为|為)' +
   '(?:[ \\t](?:nu|now|jetzt|maintenant|ahora|agora|adesso|ora|teď|nyní|тепер|теперь|сейчас|tijdelijk|tillfälligt|dočasně)(?=[ \\t]))?';
 // Within quotes (`es «…»`, `is "…"`) or none: the quotes are not the value's.
 const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»‚‘’]{6,200})`;
@@ -71,7 +71,7 @@ const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»�
 const VALUE_AFTER_WORDS = [
   '키는', '비밀번호는', '비밀번호', '암호는', 'şifresi', 'şifre', 'parolası', 'parola', 'पासवर्ड',
   // Or a password told with no verb at all: `la contraseña Paella…`, `Passwort Brezel…`.
-  'contraseña', 'passwort', 'senha', 'wachtwoord', 'كلمة المرور',
+  'contraseña', 'passwort', 'senha', 'wachtwoord', 'كلمة المرور', 'пароль',
 ];
 
 const startsWithAscii = (word: string) => /^[\x00-\x7f]/.test(word);

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'b7573f70498f04ca';
+export const REDACTION_FINGERPRINT = 'b9df5993273ce68c';

@@ -40,6 +40,8 @@ const METADATA_WORDS = new Set([
   'id', 'ids',
 ]);
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
+/** Words before a secret's word that make its key an error's (`invalid_client_secret`, `wrong_password`), not a secret's. */
+const ERROR_ADJECTIVES = new Set(['invalid', 'wrong', 'incorrect', 'bad', 'missing']);
 const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre|authtok)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
@@ -47,8 +49,10 @@ function namesMetadata(key: string): boolean {
   const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
   // A form's anti-forgery token (`csrf-token`, `authenticity_token`) and a `publicToken` are handed to every visitor.
   if (words.some((w) => NOT_CREDENTIAL_WORDS.has(w))) return true;
-  // An error's constant: `ERR_INVALID_API_KEY = "E1044"`, `ERROR_TOKEN_EXPIRED`.
+  // An error's constant or message: `ERR_INVALID_API_KEY = "E1044"`, `"wrong_password": "Incorrect password, …"`.
   if (words[0] === 'err' || words[0] === 'error' || words[0] === 'errors') return true;
+  const sensitive = words.findIndex((w) => SENSITIVE_WORD.test(w));
+  if (sensitive > 0 && words.slice(0, sensitive).some((w) => ERROR_ADJECTIVES.has(w))) return true;
   const first = words.findIndex((w) => SENSITIVE_WORD.test(w));
   // Helm's `existingSecret`: the name of a Secret that holds it.
   if (words.some((w, i) => i > 0 && words[i - 1] === 'existing' && SENSITIVE_WORD.test(w))) return true;
