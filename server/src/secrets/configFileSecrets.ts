@@ -1,6 +1,7 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
-import { holdsSecret, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
+import { holdsSecret } from './keyNames';
+import { isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than

@@ -1,6 +1,7 @@
 import { anyCasePrefix } from './secretPatterns';
 import type { SecretRule, SecretSpan } from './secretRules';
-import { holdsSecret, isPlaceholderValue, looksGenerated } from './secretValues';
+import { holdsSecret } from './keyNames';
+import { isPlaceholderValue, looksGenerated } from './secretValues';
 
 /**
  * Passwords known by where they are written rather than by their shape or a key name: in a URL

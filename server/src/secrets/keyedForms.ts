@@ -1,55 +1,17 @@
 import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, QUOTED_VALUE_WITH_ESCAPES, UNQUOTED_VALUE } from './secretPatterns';
 import type { SecretSpan } from './secretRules';
-import { characterClasses, isPlaceholderValue, isSensitiveKeyName, looksGenerated, readsAsPassword } from './secretValues';
+import { isQuote, PAIR_VALUE, sticky, type Form, type KeyName } from './keyedFormParts';
+import { XML_FORMS } from './xmlKeyedForms';
+import { isSensitiveKeyName } from './keyNames';
+import { characterClasses, isPlaceholderValue, looksGenerated, readsAsPassword } from './secretValues';
 
 /**
  * The forms a value takes under a key name (keyedSecrets.ts finds the names): `key = value` in
- * any language or config format (a password of symbols too), `--key value`, XML, pairs, setters,
- * comparisons either way round, statements, constructors, `key value` configs, a block's
- * default, sibling `name`/`value` fields.
+ * any language or config format (a password of symbols too), `--key value`, XML
+ * (xmlKeyedForms.ts), pairs, setters, comparisons either way round, statements, constructors,
+ * `key value` configs, table rows, a block's default, sibling `name`/`value` fields.
  */
 
-export interface KeyName {
-  readonly text: string;
-  /** The sensitive word found, as written. */
-  readonly word: string;
-  /** Where the key name starts and ends (a run of [\w.-] around the sensitive word). */
-  readonly start: number;
-  readonly end: number;
-  /** End of the sensitive word itself. */
-  readonly wordEnd: number;
-  /** Found by a weak word (`encryption_key`) or as a `keyName`, not by a sensitive one. */
-  readonly kind: 'sensitive' | 'weak' | 'sibling';
-}
-
-interface FormBase {
-  readonly rule: string;
-  /** Cheap test of the characters around the name, before any regex runs. */
-  readonly around?: (name: KeyName) => boolean;
-  readonly accept?: (secret: string, name: KeyName) => boolean;
-  /** Only for a `keyName`, whose value sits in a sibling field; no other form is tried for one. */
-  readonly sibling?: true;
-}
-
-/** A value after the name, found by a regex. */
-interface ValueAfter extends FormBase {
-  /** Must match the text just before the name (anchored at its end); tried after `after`, which fails faster. */
-  readonly before?: RegExp;
-  /** Sticky: matched from the name's end (or the word's end), its first participating group the secret. */
-  readonly after: RegExp;
-  readonly from: 'name' | 'word';
-  /** The value goes on over the lines below indented as deep as its first (a YAML block scalar). */
-  readonly block?: true;
-}
-
-/** A value whose bounds a regex cannot tell in linear time (or that comes before the name), found by reading the text. */
-interface ValueFound extends FormBase {
-  readonly find: (name: KeyName) => SecretSpan | null;
-}
-
-export type Form = ValueAfter | ValueFound;
-
-const sticky = (source: string) => new RegExp(source, 'dy');
 const TABLE_CELL_AFTER_NAME = /^[ \t|│┃║]$/;
 const DOTTED_IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
@@ -62,12 +24,10 @@ function underDigestHeader(n: KeyName): boolean {
   for (let lines = 0; lines < 20 && from > 0; lines++) from = Math.max(0, n.text.lastIndexOf('\n', from - 1));
   return DIGEST_HEADER.test(n.text.slice(from, n.start));
 }
-const PAIR_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'`;
 /** A string literal holding a quoted string, as Gradle's `buildConfigField` takes one: `"\\"…\\""`. */
 const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
 /** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`, bash's `$'…'`). */
 const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["'])|\\$(?='))?`;
-const isQuote = (c: string | undefined) => c === '"' || c === "'";
 /** Spaces, then what a generated value starts with: not an operator or a bracket. */
 const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
 
@@ -273,52 +233,7 @@ export const FORMS: readonly Form[] = [
     from: 'name',
     accept: (s) => !s.startsWith('-'),
   },
-  // `<password>…</password>`, `<db:apiToken>…</db:apiToken>`, `<password><![CDATA[…]]></password>`.
-  {
-    rule: 'xml-secret',
-    around: (n) => n.text[n.start - 1] === '<' || n.text[n.start - 1] === ':',
-    before: /<(?:[\w.-]{1,40}:)?$/,
-    // Windows' unattend.xml nests it: `<AdministratorPassword><Value>…</Value>`.
-    after: sticky(`(?:\\s[^<>]{0,200})?>(?:<!\\[CDATA\\[((?:[^\\]]|\\](?!\\]>)){1,1000})\\]\\]></|\\s{0,40}<[Vv]alue>([^<]{1,1000})</[Vv]alue>|([^<]{1,1000})</)`),
-    from: 'name',
-  },
-  // An element holding it in a `value` attribute: log4net's `<password value="…" />`.
-  {
-    rule: 'xml-secret',
-    around: (n) => n.text[n.start - 1] === '<' && (n.text[n.end] === ' ' || n.text[n.end] === '\t'),
-    before: /<$/,
-    after: sticky(`[ \\t]{1,20}value=(?:${PAIR_VALUE})`),
-    from: 'name',
-  },
-  // Jenkins' job parameter: `<name>DEPLOY_PASS</name>`, then its `<defaultValue>…</defaultValue>` among its siblings.
-  {
-    rule: 'xml-secret',
-    around: (n) => n.text[n.start - 1] === '>',
-    before: /<name>$/,
-    after: sticky(`</name>(?:\\s{0,40}<[\\w.-]{1,40}>[^<]{0,300}</[\\w.-]{1,40}>){0,4}\\s{0,40}<defaultValue>([^<]{1,1000})</defaultValue>`),
-    from: 'name',
-  },
-  // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`; KeePass' export,
-  // `<Key>Password</Key><Value ProtectInMemory="True">…</Value>`.
-  {
-    rule: 'xml-secret',
-    around: (n) => n.text[n.start - 1] === '>',
-    before: /<[Kk]ey>$/,
-    after: sticky(`</[Kk]ey>\\s{0,40}(?:<string>([^<]{1,1000})</string>|<Value(?:\\s[^<>]{0,200})?>([^<]{1,1000})</Value>)`),
-    from: 'name',
-  },
-  // `<add key="DbPassword" value="…"/>`, `<entry key="jdbc.password">…</entry>`, `<property name="password">…`,
-  // and .NET settings' nested value: `<setting name="SmtpPassword" serializeAs="String"><value>…</value>`.
-  {
-    rule: 'xml-secret',
-    around: (n) => isQuote(n.text[n.start - 1]) || n.text[n.start - 1] === ':',
-    // The name may have a prefix: `<add key="ida:ClientSecret" value="…"/>`.
-    // WiX names it by `Id` and gives a `Value`: `<Property Id="SQLPASSWORD" Value="…" />`.
-    before: /(?<![\w-])(?:key|name|[Ii]d|ID)=["'](?:[\w.-]{1,40}:)?$/,
-    // The element's text on one line (an `<input name="password">` has none: what follows it is not its value).
-    after: sticky(`["'](?:\\s{1,20}[Vv]alue=(?:${PAIR_VALUE})|[^<>]{0,200}(?<!/)>(?:\\s{0,40}<value>([^<]{1,1000})</value>|[ \\t]{0,40}\\r?\\n?[ \\t]{0,40}([^<\\s](?:[^<\\r\\n]{0,998}[^<\\s])?)[ \\t]{0,40}\\r?\\n?[ \\t]{0,40}<))`),
-    from: 'name',
-  },
+  ...XML_FORMS,
   // `define('DB_PASSWORD', '…')`, `System.setProperty("db.password", "…")`, `os.Setenv("API_TOKEN", "…")`.
   {
     rule: 'generic-assignment',

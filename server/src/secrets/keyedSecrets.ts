@@ -1,7 +1,9 @@
-import { FORMS, type Form, type KeyName } from './keyedForms';
+import { type Form, type KeyName } from './keyedFormParts';
+import { FORMS } from './keyedForms';
 import { gateScanOf, KEYWORD, WEAK_KEYWORD } from './secretPatterns';
 import type { FoundSecret, SecretSpan } from './secretRules';
-import { holdsGeneratedSecret, isHighEntropy, isSecretUnderKey, namesASecret } from './secretValues';
+import { holdsGeneratedSecret } from './keyNames';
+import { isHighEntropy, isSecretUnderKey, namesASecret } from './secretValues';
 
 /**
  * Values written under a secret-sounding key name, in every form a key takes: `key = value` in

@@ -1,5 +1,6 @@
 import type { FoundSecret } from './secretRules';
-import { holdsSecret, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
+import { holdsSecret } from './keyNames';
+import { isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Values that stand apart from the name they are given by position in a list: the items of a

@@ -1,5 +1,6 @@
 import type { FoundSecret } from './secretRules';
-import { isSecretUnderKey, isSensitiveKeyName } from './secretValues';
+import { isSensitiveKeyName } from './keyNames';
+import { isSecretUnderKey } from './secretValues';
 
 /**
  * A value whose name is a sibling field of the same entry, in either order and with anything

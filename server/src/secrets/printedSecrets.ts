@@ -1,5 +1,6 @@
 import type { FoundSecret } from './secretRules';
-import { holdsSecret, isPlaceholderValue } from './secretValues';
+import { holdsSecret } from './keyNames';
+import { isPlaceholderValue } from './secretValues';
 
 /**
  * Secrets a command printed, as a transcript's tool output or a pasted terminal shows them: the

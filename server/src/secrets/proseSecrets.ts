@@ -1,5 +1,6 @@
 import type { FoundSecret } from './secretRules';
-import { characterClasses, isHighEntropy, isPlaceholderValue, isSensitiveKeyName, looksGenerated, namesASecret } from './secretValues';
+import { isSensitiveKeyName } from './keyNames';
+import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret } from './secretValues';
 
 /**
  * Secrets told in a sentence rather than assigned, as a prompt or a chat pastes them: `api key

@@ -9,7 +9,8 @@ import {
 } from './secretRules';
 import { joinContinuedLines } from './continuedLines';
 import { recordGateScan } from './secretPatterns';
-import { holdsGeneratedSecret, holdsSecret, isFilledIn, isHighEntropy, isPlaceholderToken, isPlaceholderValue, namesASecret } from './secretValues';
+import { holdsGeneratedSecret, holdsSecret } from './keyNames';
+import { isFilledIn, isHighEntropy, isPlaceholderToken, isPlaceholderValue, namesASecret } from './secretValues';
 import { TOKEN_RULES } from './tokenRules';
 
 export interface Redaction {
