@@ -166,7 +166,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e114', 'e135', 'e173',
   'e175', 'e178',
   'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
-  'o023', 'o028', 'o035',
+  'o028', 'o035',
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p145',
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
   'ac173', 'ad056',
@@ -174,8 +174,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'ar064',
   'at067',
   'be193',
-  'bk005', 'bk027', 'bk073', 'bk074', 'bk077', 'bk153', 'bk154', 'bk155', 'bk156', 'bk157', 'bk164', 'bk167', 'bk174', 'bk178', 'bk195', 'bk196',
-  'bl050', 'bl068',
+  'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

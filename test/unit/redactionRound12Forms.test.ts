@@ -523,3 +523,30 @@ describe("round 29: a DSN's user as a shell variable, evil-winrm, JMeter argumen
     ]);
   });
 });
+
+describe("round 30: a DSN built by +, Oracle's tools, hdbsql, JMeter's value before its name, admin / …, Italian in, Russian —, Indonesian, a prompt before snmp-server, literals in a notebook's JSON, bcrypt", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['return user + ":" + "Y6iikbXEdKE31Ld8vdxWCtOF" + "@tcp(" + host + ":3306)/" + db', `return user + ":" + "${R('dsn-password')}" + "@tcp(" + host + ":3306)/" + db`],
+      ['expdp hr/Hr4576pass@PDB1 directory=DATA_PUMP_DIR dumpfile=hr.dmp', `expdp hr/${R('dsn-password')}@PDB1 directory=DATA_PUMP_DIR dumpfile=hr.dmp`],
+      ['hdbsql -n hana01:30015 -u SYSTEM -p Manager55X "SELECT 1"', `hdbsql -n hana01:30015 -u SYSTEM -p ${R('command-line-password')} "SELECT 1"`],
+      ['<elementProp name="password" elementType="HTTPArgument">\n  <stringProp name="Argument.value">LoadTest!5225</stringProp>\n  <stringProp name="Argument.name">password</stringProp>\n</elementProp>', `<elementProp name="password" elementType="HTTPArgument">\n  <stringProp name="Argument.value">${R('xml-secret')}</stringProp>\n  <stringProp name="Argument.name">password</stringProp>\n</elementProp>`],
+      ['router admin / Fritz3919box (the sticker is outdated)', `router admin / ${R('prose-secret')} (the sticker is outdated)`],
+      ['ho cambiato la password del database in Pizza555margherita, aggiorna il file', `ho cambiato la password del database in ${R('prose-secret')}, aggiorna il file`],
+      ['пароль от VPN — Moroz7829!, логин ivanov.', `пароль от VPN — ${R('prose-secret')}, логин ivanov.`],
+      ['Halo, kata sandinya Merdeka4218 untuk akun ftp', `Halo, kata sandinya ${R('prose-secret')} untuk akun ftp`],
+      ['sw-core-01(config)# snmp-server community n0c-EqIhOj RO 10', `sw-core-01(config)# snmp-server community ${R('config-password')} RO 10`],
+      ['"server.login(\\"reports@acme.io\\", \\"RlfXmlEQ3hQojlBs\\")\\n"', `"server.login(\\"reports@acme.io\\", \\"${R('positional-password')}\\")\\n"`],
+      ['hashed = bcrypt.hashpw(b"Pytest5342!", bcrypt.gensalt())', `hashed = bcrypt.hashpw(b"${R('positional-password')}", bcrypt.gensalt())`],
+    ]);
+  });
+
+  it("keeps another argument, admin's pages, a form's labels holding the word, an OAuth client's id", () => {
+    assertKeeps([
+      '<elementProp name="page" elementType="HTTPArgument">\n  <stringProp name="Argument.value">Results2024x</stringProp>\n</elementProp>',
+      'admin / settings page',
+      '{\n  "password": "Passwort",\n  "password_confirm": "Passwort bestätigen",\n  "secret_question": "Sicherheitsfrage"\n}',
+      'GOOGLE_OAUTH_CLIENT_ID=447464966434-M5TAHFnLyroRWIxPM3JXYLSvCjp2orUv.apps.googleusercontent.com',
+    ]);
+  });
+});

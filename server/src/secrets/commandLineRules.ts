@@ -115,6 +115,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Windows remoting and SMB tools: `evil-winrm -u u -p …`, `crackmapexec smb h -u u -p …` (and NetExec's `nxc`).
   [['evil-winrm', 'crackmapexec', 'nxc '], `${program('evil-winrm|crackmapexec|nxc')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // SAP HANA's `hdbsql -u SYSTEM -p …`.
+  [['hdbsql'], `${program('hdbsql')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
   // etcd's `etcdctl --user root:…`.
   [['etcdctl'], `${program('etcdctl')}${REST_OF_COMMAND} --user(?: {1,4}|=)["']?[^\\s:"']{1,100}:([^\\s"']{1,1000})`],
   // Neo4j's `cypher-shell -u neo4j -p …`; DB2's `connect to DB user U using …`.

@@ -97,8 +97,8 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     accept,
   },
   // Cisco IOS' IKE pre-shared key (`crypto isakmp key … address …`) and SNMP community strings (`snmp-server community … RO`).
-  { id: 'config-password', pattern: /(?:^|\n)[ \t]*crypto[ \t]{1,4}isakmp[ \t]{1,4}key[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})[ \t]{1,4}(?:address|hostname)/dg, gate: { keywords: ['isakmp'] }, accept },
-  { id: 'config-password', pattern: /(?:^|\n)[ \t]*snmp-server[ \t]{1,4}community[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg, gate: { keywords: ['snmp-server'] }, accept },
+  { id: 'config-password', pattern: /(?:^|\n)[ \t]*(?:[\w.()-]{1,60}#[ \t]{0,2})?crypto[ \t]{1,4}isakmp[ \t]{1,4}key[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})[ \t]{1,4}(?:address|hostname)/dg, gate: { keywords: ['isakmp'] }, accept },
+  { id: 'config-password', pattern: /(?:^|\n)[ \t]*(?:[\w.()-]{1,60}#[ \t]{0,2})?snmp-server[ \t]{1,4}community[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg, gate: { keywords: ['snmp-server'] }, accept },
   // Cisco IOS' key chains: `key-string …` (after a type 7, the reversible encryption of one).
   { id: 'config-password', pattern: /(?:^|\n)[ \t]*key-string(?:[ \t]{1,4}[0-7](?=[ \t]))?[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['key-string'] }, accept },
   // A bare `key` whose value is drawn: rclone's B2 remote (`key = K00…`), a service's `"key": "…"`. Only a long value in

@@ -243,8 +243,9 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   // Oracle's `user/password@db`, in a JDBC thin URL or on sqlplus' command line.
   {
     id: 'dsn-password',
-    pattern: /(?:thin:|(?<![\w-])sqlplus\s{1,4}(?:-[A-Za-z]{1,20}\s{1,4}){0,3})[\w.$#-]{1,64}\/([^\s@/"']{1,256})@/dg,
-    gate: { keywords: ['thin:', 'sql'] },
+    // Its tools take the same: `expdp`, `impdp`, `exp`, `imp`, `sqlldr`, `rman target …`.
+    pattern: /(?:thin:|(?<![\w-])(?:sqlplus|expdp|impdp|exp|imp|sqlldr|rman[ \t]{1,4}target)\s{1,4}(?:-[A-Za-z]{1,20}\s{1,4}){0,3})[\w.$#-]{1,64}\/([^\s@/"']{1,256})@/dg,
+    gate: { keywords: ['thin:', 'sql', 'exp', 'imp', 'target'] },
     accept: acceptNonPlaceholder,
   },
   {
@@ -296,6 +297,15 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   },
   // The same pair held in a variable first: PowerShell's `$pair = "svc:…"` then `GetBytes($pair)`, `btoa(creds)`.
   { id: 'credential-pair', find: findEncodedPairVariables, gate: { keywords: ['btoa(', 'b64encode(', 'buffer.from(', 'encodetostring(', 'getbytes('] } },
+  // A Go DSN built with `+`: `user + ":" + "…" + "@tcp(" + host`.
+  { id: 'dsn-password', pattern: /":"\s{0,4}\+\s{0,4}"([^"\r\n]{1,256})"\s{0,4}\+\s{0,4}"@(?:tcp6?\(|unix\(|\/)/dg, gate: { keywords: ['"@tcp(', '"@unix(', '"@/'] }, accept: acceptNonPlaceholder },
+  // JMeter's argument named for a secret, its value before or after its name within the `elementProp`.
+  {
+    id: 'xml-secret',
+    pattern: /<elementProp name="[^"]{1,100}" elementType="HTTPArgument">(?:(?!<\/elementProp>)[^]){0,600}?<stringProp name="Argument\.value">([^<]{1,1000})<\/stringProp>/dg,
+    gate: { keywords: ['argument.value'] },
+    accept: (secret, text, _span, matchStart) => holdsSecret(/<elementProp name="([^"]{1,100})"/.exec(text.slice(matchStart))?.[1] ?? '') && !isPlaceholderValue(secret),
+  },
   // JMeter's HTTP argument: `<stringProp name="Argument.name">password</stringProp>` then its `Argument.value`.
   {
     id: 'xml-secret',

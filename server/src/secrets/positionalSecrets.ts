@@ -34,8 +34,9 @@ const CALLS: readonly Call[] = [
   {
     names: [
       '(?:new\\s{1,4})?postmark\\.(?:ServerClient|AccountClient|NewClient)', 'meraki\\.DashboardAPI',
-      // Puppet's `pw_hash('…', 'SHA-512', salt)`, which hashes the password it is given.
-      'pw_hash',
+      // Puppet's `pw_hash('…', 'SHA-512', salt)`, bcrypt's `hashpw(b"…", …)` and `hash("…", 10)`, PHP's
+      // `password_hash("…", …)`: each hashes the password it is given.
+      'pw_hash', 'bcrypt\\.(?:hashpw|hash|hashSync)', 'password_hash',
       // MessageBird's Node client: `require('messagebird')('…')`, `messagebird.initClient('…')`.
       'messagebird\\.initClient', 'require\\(\\s{0,4}["\']messagebird["\']\\s{0,4}\\)(?:\\.initClient)?',
     ],
@@ -71,7 +72,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
 export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
-  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
+  'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
 ];
 
 interface Argument {
@@ -93,14 +94,27 @@ function callArguments(text: string, from: number, count: number): Argument[] {
     while (at < text.length && /\s/.test(text[at]!) && at - from < 4000) at++;
     const start = at;
     let literal: Argument['literal'];
+    // Where the literal's closing quote ends.
+    let literalEnd = 0;
     let depth = 0;
     for (; at < text.length && at - start < MAX_ARGUMENT; at++) {
       const c = text[at]!;
-      if (c === '"' || c === "'" || c === '`') {
+      if (c === '\\' && at === start && (text[at + 1] === '"' || text[at + 1] === "'")) {
+        // A literal in code written inside a string (a notebook's JSON): `\"…\"`.
+        const close = text.indexOf(`\\${text[at + 1]}`, at + 2);
+        if (close < 0 || close - at > MAX_ARGUMENT || text.slice(at + 2, close).includes('\n')) return args;
+        literal = { start: at + 2, end: close };
+        literalEnd = close + 2;
+        at = close + 1;
+      } else if (c === '"' || c === "'" || c === '`') {
         const open = at;
         for (at++; at < text.length && text[at] !== c && text[at] !== '\n' && at - open < MAX_ARGUMENT; at++) if (text[at] === '\\') at++;
         if (text[at] !== c) return args;
-        if (open === start) literal = { start: open + 1, end: at };
+        // Alone, or after a string prefix (Python's `b"…"`).
+        if (open === start || (open === start + 1 && /[bBrRuU]/.test(text[start]!))) {
+          literal = { start: open + 1, end: at };
+          literalEnd = at + 1;
+        }
       } else if (OPENERS.includes(c)) depth++;
       else if (CLOSERS.includes(c)) {
         if (depth === 0) break;
@@ -111,7 +125,7 @@ function callArguments(text: string, from: number, count: number): Argument[] {
     while (end > start && /\s/.test(text[end - 1]!)) end--;
     if (end === start || at >= text.length || at - start >= MAX_ARGUMENT) return args;
     // Only a literal alone, or followed by a conversion (`"…".toCharArray()`), counts as one.
-    const after = literal ? text.slice(literal.end + 1, end) : '';
+    const after = literal ? text.slice(literalEnd, end) : '';
     args.push({ start, end, literal: literal && /^(?:\.\w{1,20}\(\))?$/.test(after) ? literal : undefined });
     if (text[at] !== ',') break;
     at++;

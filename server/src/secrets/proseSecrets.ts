@@ -32,6 +32,9 @@ const QUALIFIED =
 /** A login told as two code spans: ``login `admin` / `…` ``, ``login is `admin` / `…` ``. */
 const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
+/** A device's default login told as `admin / …`, `root / …` (a router's sticker, a lab's note). */
+const ADMIN_SLASH = /(?:admin|root|administrator)(?<![\w-](?:admin|root|administrator))[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|/]{8,64})/dgi;
+
 /** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``. */
 const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
@@ -61,7 +64,7 @@ const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', '
 // "Is", then perhaps "now" or "for now" (`is nu`, `тимчасово`: Ukrainian says it with no verb).
 // Or what it was set to (`auf … gesetzt`, `changé à …`, `cambiada a …`, `alterada para …`, `gezet op …`, `zmienione na …`).
 const FOREIGN_VERBS =
-  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно|auf|à|a|para|op|naar|na)(?=[ \\t])|[ \\t]c[\\x27’]est(?=[ \\t])|は|是|为|為)' +
+  '(?:[ \\t]?[:：]|[ \\t](?:lautet|ist|est|es|é|è|er|jest|je|är|on|is|to|là|είναι|היא|הוא|هي|هو|тимчасово|временно|auf|à|a|para|op|naar|na|in)(?=[ \\t])|[ \\t]c[\\x27’]est(?=[ \\t])|[ \\t][—–](?=[ \\t])|は|是|为|為)' +
   '(?:[ \\t](?:nu|now|jetzt|maintenant|ahora|agora|adesso|ora|teď|nyní|тепер|теперь|сейчас|tijdelijk|tillfälligt|dočasně)(?=[ \\t]))?';
 // Within quotes (`es «…»`, `is "…"`) or none: the quotes are not the value's.
 const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»‚‘’]{6,200})`;
@@ -72,7 +75,7 @@ const VALUE = `[«„“‚‘"']?([^\\s"'\`<>()[\\]{},;|，。、„“”«»�
 const VALUE_AFTER_WORDS = [
   '키는', '비밀번호는', '비밀번호', '암호는', 'şifresi', 'şifre', 'parolası', 'parola', 'पासवर्ड',
   // Or a password told with no verb at all: `la contraseña Paella…`, `Passwort Brezel…`.
-  'contraseña', 'passwort', 'senha', 'wachtwoord', 'كلمة المرور', 'пароль',
+  'contraseña', 'passwort', 'senha', 'wachtwoord', 'كلمة المرور', 'пароль', 'kata sandinya', 'kata sandi',
 ];
 
 const startsWithAscii = (word: string) => /^[\x00-\x7f]/.test(word);
@@ -123,7 +126,7 @@ const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 /** Words for a password, which people choose (`the password is UyAPro09!`): a token or a key is drawn. */
 const PASSWORD_WORD = /^(?:pw|pwd|password|passwd|passphrase)$/i;
 
-const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'admin', 'root', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 /**
  * The rule's gates: its words that start with a letter of ASCII, and the first characters of
  * the others (a keyword starting with a character no other keyword starts with slows the scan
@@ -155,6 +158,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const value = match[2]!.replace(/[.!?:]+$/, '');
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
+  ADMIN_SLASH.lastIndex = 0;
+  for (let match = ADMIN_SLASH.exec(text); match; match = ADMIN_SLASH.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (chosenOrDrawn(match[1]!) && !namesASecret(match[1]!)) found.push({ start, end });
   }
   for (const pattern of [LOGIN_SPANS, LOG_IN_AS]) {
     pattern.lastIndex = 0;

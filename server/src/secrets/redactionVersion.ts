@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'b9df5993273ce68c';
+export const REDACTION_FINGERPRINT = 'acafa7863d642a0c';

@@ -71,6 +71,8 @@ export function isPlaceholderValue(value: string): boolean {
     v.includes('####') ||
     // The word for a password in a language: a form's label or its translation (`"login.password": "Passwort"`).
     PASSWORD_IN_LANGUAGES.has(v.toLowerCase()) ||
+    // Or a label of a few words holding it (`Passwort bestätigen`, `Confirmer le mot de passe`).
+    (/^[^\d\s]+(?: [^\d\s]+){1,5}$/u.test(v) && [...PASSWORD_IN_LANGUAGES].some((word) => v.toLowerCase().includes(word))) ||
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
     /fake|not_?a_?(?:secret|password)|not_?so_?secret/i.test(v) ||
