@@ -176,7 +176,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bm014', 'bm129', 'bm142', 'bn026', 'bn054', 'bn073',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

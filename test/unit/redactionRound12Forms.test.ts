@@ -550,3 +550,34 @@ describe("round 30: a DSN built by +, Oracle's tools, hdbsql, JMeter's value bef
     ]);
   });
 });
+
+describe("round 31: a DSN with no protocol, a bare key inside the overlap, Polish key names; kept: SealedSecret and Jenkins ciphertext, a placeholder in capitals", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ["DATA_SOURCE_NAME='exporter:Exp0rter-l2gb6ao22P@(localhost:3306)/'", `DATA_SOURCE_NAME='exporter:${R('dsn-password')}@(localhost:3306)/'`],
+      ['api_secret: key="60d73796f3b29aab92711b5a8f8a41c49e42168a"', `api_secret: key="${R('generic-assignment')}"`],
+      ['[polaczenie]\nuzytkownik=raporty\nhasło=Raporty349#', `[polaczenie]\nuzytkownik=raporty\nhasło=${R('generic-assignment')}`],
+    ]);
+  });
+
+  it('keeps ciphertext a tool keeps, a placeholder in capitals, lookups and addresses', () => {
+    assertKeeps([
+      `kind: SealedSecret\nspec:\n  encryptedData:\n    password: Ag${drawn(BASE64_CHARS, 180)}`,
+      '  <password>{AQAAABAAAAAQps8Q5n+M2/ZBJ22PFh8bDi4Jzel9ATTHt8kc8r4ajzvH=}</password>',
+      'curl -u USERNAME:API_TOKEN https://your-domain.atlassian.net/rest/api/3/myself',
+      'cache: key="user:42"',
+      'email: user@(example.com)/path',
+    ]);
+  });
+});
+
+describe("a device's lines quoted after other text, and prose about usernames and passwords", () => {
+  it("redacts Cisco's and Junos' secrets after other text, and keeps prose that names a username and a password", () => {
+    assertRedacts([
+      ['We decided to keep it because it works: snmp-server community monitor7231 RO 10', `We decided to keep it because it works: snmp-server community ${R('config-password')} RO 10`],
+      ['the doc says: username netadmin privilege 15 password 0 Cisco3004!', `the doc says: username netadmin privilege 15 password 0 ${R('config-password')}`],
+      ['enable password Cisco3004!', `enable password ${R('config-password')}`],
+    ]);
+    assertKeeps(['Fixed parsing of username and password encoded in the URI', 'configured to use username and password authentication.', 'please enable password authentication', 'the online community { is great }']);
+  });
+});

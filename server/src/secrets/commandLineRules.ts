@@ -1,5 +1,6 @@
 import { ARGUMENT_VALUE, KEYWORD, REST_OF_COMMAND } from './secretPatterns';
 import type { PatternRule } from './secretRules';
+import { isSensitiveKeyName } from './keyNames';
 import { isPlaceholderValue } from './secretValues';
 
 /**
@@ -135,7 +136,8 @@ export const COMMAND_LINE_RULES: readonly PatternRule[] = [
     id: 'command-line-password',
     pattern: new RegExp(form, 'dg'),
     gate: { keywords },
-    accept: (secret: string) => !secret.startsWith('-') && !isPlaceholderValue(secret),
+    // Not a placeholder, nor a secret's name in capitals standing for it (`curl -u USERNAME:API_TOKEN`).
+    accept: (secret: string) => !secret.startsWith('-') && !isPlaceholderValue(secret) && !(/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(secret) && isSensitiveKeyName(secret)),
   })),
   // HTTPie's bearer token: `http --auth-type=bearer --auth …` (a drawn token may start with `-`).
   {

@@ -83,7 +83,16 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // Cisco IOS' local users and enable passwords: `username u privilege 15 password 0 …`, `enable secret 5 …`.
   {
     id: 'config-password',
-    pattern: /(?:^|\n)[ \t]*(?:username[ \t]{1,4}\S{1,64}[ \t]{1,4}(?:privilege[ \t]{1,4}[0-9]{1,2}[ \t]{1,4})?|enable[ \t]{1,4})(?:password|secret)[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg,
+    // Read anywhere when a privilege level or an encryption type marks the device's syntax (prose says "username and
+    // password authentication"), at a line's start otherwise.
+    pattern: new RegExp(
+      [
+        '(?:username(?<![\\w-]username)[ \\t]{1,4}\\S{1,64}[ \\t]{1,4}privilege[ \\t]{1,4}[0-9]{1,2}[ \\t]{1,4}(?:password|secret)[ \\t]{1,4}(?:[0-9][ \\t]{1,4})?(\\S{1,1000}))',
+        '(?:(?:username(?<![\\w-]username)[ \\t]{1,4}\\S{1,64}|enable(?<![\\w-]enable))[ \\t]{1,4}(?:password|secret)[ \\t]{1,4}[0-9][ \\t]{1,4}(\\S{1,1000}))',
+        '(?:(?:^|\\n)[ \\t]*(?:username[ \\t]{1,4}\\S{1,64}|enable)[ \\t]{1,4}(?:password|secret)[ \\t]{1,4}(\\S{1,1000}))',
+      ].join('|'),
+      'dg',
+    ),
     // Gated by the words every match holds, which other rules' gates scan for already.
     gate: { keywords: ['password', 'secret'] },
     accept,
@@ -97,10 +106,10 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     accept,
   },
   // Cisco IOS' IKE pre-shared key (`crypto isakmp key … address …`) and SNMP community strings (`snmp-server community … RO`).
-  { id: 'config-password', pattern: /(?:^|\n)[ \t]*(?:[\w.()-]{1,60}#[ \t]{0,2})?crypto[ \t]{1,4}isakmp[ \t]{1,4}key[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})[ \t]{1,4}(?:address|hostname)/dg, gate: { keywords: ['isakmp'] }, accept },
-  { id: 'config-password', pattern: /(?:^|\n)[ \t]*(?:[\w.()-]{1,60}#[ \t]{0,2})?snmp-server[ \t]{1,4}community[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg, gate: { keywords: ['snmp-server'] }, accept },
+  { id: 'config-password', pattern: /crypto(?<![\w-]crypto)[ \t]{1,4}isakmp[ \t]{1,4}key[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})[ \t]{1,4}(?:address|hostname)/dg, gate: { keywords: ['isakmp'] }, accept },
+  { id: 'config-password', pattern: /snmp-server(?<![\w-]snmp-server)[ \t]{1,4}community[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg, gate: { keywords: ['snmp-server'] }, accept },
   // Cisco IOS' key chains: `key-string …` (after a type 7, the reversible encryption of one).
-  { id: 'config-password', pattern: /(?:^|\n)[ \t]*key-string(?:[ \t]{1,4}[0-7](?=[ \t]))?[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['key-string'] }, accept },
+  { id: 'config-password', pattern: /key-string(?<![\w-]key-string)(?:[ \t]{1,4}[0-7](?=[ \t]))?[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['key-string'] }, accept },
   // A bare `key` whose value is drawn: rclone's B2 remote (`key = K00…`), a service's `"key": "…"`. Only a long value in
   // both cases with digits: a bare `key` names a lookup everywhere else (`key: password`, `key = user:42`).
   {
@@ -112,7 +121,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
       /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[0-9]/.test(secret) && !secret.startsWith('AAAA') && isHighEntropy(secret) && !/\bpub(?:lic)?[ \t_-]?$/i.test(text.slice(Math.max(0, matchStart - 10), matchStart)),
   },
   // A Junos SNMP community (`community "…" {`) and what `netsh wlan show profile … key=clear` prints as `Key Content`.
-  { id: 'config-password', pattern: /(?:^|\n)[ \t]*community[ \t]{1,4}"?([^"\s{;]{1,1000})"?[ \t]{0,4}\{/dg, gate: { keywords: ['community'] }, accept },
+  { id: 'config-password', pattern: /community(?<![\w-]community)[ \t]{1,4}"?([^"\s{;]{1,1000})"?[ \t]{0,4}\{/dg, gate: { keywords: ['community'] }, accept },
   { id: 'config-password', pattern: /Key Content[ \t]{0,40}:[ \t]{1,4}([^\r\n]{1,1000}?)[ \t]*(?=\r?\n|$)/dg, gate: { keywords: ['key content'] }, accept },
   // An app password (Google's): four groups of four letters after a password's name.
   {

@@ -38,7 +38,7 @@ const METADATA_WORDS = new Set([
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
 /** Words before a secret's word that make its key an error's (`invalid_client_secret`, `wrong_password`), not a secret's. */
 const ERROR_ADJECTIVES = new Set(['invalid', 'wrong', 'incorrect', 'bad', 'missing']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre|authtok|oauth)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre|authtok|oauth|hasło|haslo)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 export function namesMetadata(key: string): boolean {

@@ -146,6 +146,12 @@ export const FORMS: readonly Form[] = [
     from: 'word',
     accept: (s) => !isNextKey(s),
   },
+  // The overlap's other shape: `api_secret: key="…"`, `secret: value='…'` (a bare key or value inside the secret's).
+  {
+    rule: 'generic-assignment',
+    after: sticky(`${ASSIGNED}(?:key|Key|KEY|value|Value|VALUE)[ \\t]{0,4}=[ \\t]{0,4}(?:${PAIR_VALUE})`),
+    from: 'word',
+  },
   // A short unquoted password under a password's own name, read as chosen (three kinds of character): `-e POSTGRES_PASSWORD=ySZcB62`.
   // Tokens and keys are drawn long; a short value under one is grammar or code (`token = 1*tchar`).
   {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'acafa7863d642a0c';
+export const REDACTION_FINGERPRINT = '4e53ac2a789821fc';

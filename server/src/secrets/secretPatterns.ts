@@ -50,6 +50,8 @@ const SENSITIVE_WORDS = [
   anyCase('contraseña'),
   anyCase('senha'),
   anyCase('wachtwoord'),
+  anyCase('hasło'),
+  anyCase('haslo'),
   anyCase('sifre'),
   anyCase('şifre'),
   // LDAP binds' passwords: Dovecot's `dnpass`, ldap.conf's `bindpw`, slapd's `rootpw` (one word, where `pass` and `pw` alone must start one).
@@ -100,7 +102,7 @@ export const WEAK_KEYWORD =
  * keywords start, where they can, with a letter others already start with (`entified`, not
  * `identified`).
  */
-export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'achtwoord', 'ifre', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
+export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha', 'achtwoord', 'ifre', 'hasło', 'haslo', 'secret', 'token', 'auth', 'key', 'cred', ...['=', ':', '"', "'", ' '].map((after) => `pat${after}`)];
 
 /**
  * The rest of a key name, an array's brackets (C's `char secret[25] =`, PHP's `$password[] =`), its

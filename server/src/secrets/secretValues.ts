@@ -89,8 +89,10 @@ export function isPlaceholderValue(value: string): boolean {
     (v.length >= 6 && ('01234567890'.includes(v) || 'abcdefghijklmnopqrstuvwxyz'.includes(v.toLowerCase()))) ||
     // Ciphertext a tool keeps in the repository on purpose: SOPS' `ENC[AES256_GCM,…]`, Jasypt's `ENC(…)`, Ansible Vault.
     /^(?:ENC\[AES256_GCM,|ENC\(|\$ANSIBLE_VAULT;)/.test(v) ||
-    // A SealedSecret's ciphertext (`encryptedData:`): base64 from `Ag`, hundreds of characters long.
-    /^Ag[A-Za-z0-9+/]{300,}={0,2}$/.test(v) ||
+    // A SealedSecret's ciphertext (`encryptedData:`): base64 from `Ag`, hundreds of characters long; a Jenkins
+    // secret encrypted by its controller's key (`{AQAAABAAAAAQ…}`).
+    /^Ag[A-Za-z0-9+/]{150,}={0,2}$/.test(v) ||
+    /^\{AQAAAB[A-Za-z0-9+/]{20,}={0,2}\}$/.test(v) ||
     /(?:xxxx|XXXX)$/.test(v) ||
     /^(?:your|my)[_-]/i.test(v) ||
     // A query's or a command's parameter: `password=@password`, `:password`.
