@@ -177,7 +177,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bo092', 'bo104', 'bo119', 'bo126',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

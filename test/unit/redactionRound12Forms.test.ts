@@ -581,3 +581,16 @@ describe("a device's lines quoted after other text, and prose about usernames an
     assertKeeps(['Fixed parsing of username and password encoded in the URI', 'configured to use username and password authentication.', 'please enable password authentication', 'the online community { is great }']);
   });
 });
+
+describe("round 32: vsql -w, a parameter list's Name and Value, Vault's unseal keys, dotnet user-secrets", () => {
+  it('redacts them', () => {
+    const unseal = drawn(BASE64_CHARS, 44);
+    assertRedacts([
+      ['vsql -h vertica01 -U dbadmin -w Vertica570 -c "SELECT 1"', `vsql -h vertica01 -U dbadmin -w ${R('command-line-password')} -c "SELECT 1"`],
+      ['<Parameter>\n    <Name>ftpPassword</Name>\n    <Value>EdijVtGc5865</Value>\n</Parameter>', `<Parameter>\n    <Name>ftpPassword</Name>\n    <Value>${R('xml-secret')}</Value>\n</Parameter>`],
+      [`Unseal Key 1: ${unseal}`, `Unseal Key 1: ${R('vault-token')}`],
+      ['$ dotnet user-secrets set "Secret:Password" "DevU2EPfNYuUl!"', `$ dotnet user-secrets set "Secret:Password" "${R('command-line-password')}"`],
+    ]);
+    assertKeeps(['<Parameter>\n    <Name>ftpUser</Name>\n    <Value>edi_partner</Value>\n</Parameter>']);
+  });
+});

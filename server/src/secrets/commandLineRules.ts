@@ -116,6 +116,9 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Windows remoting and SMB tools: `evil-winrm -u u -p …`, `crackmapexec smb h -u u -p …` (and NetExec's `nxc`).
   [['evil-winrm', 'crackmapexec', 'nxc '], `${program('evil-winrm|crackmapexec|nxc')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // Vertica's `vsql -U u -w …`; .NET's `dotnet user-secrets set "Name" "…"` (every value it stores is a secret).
+  [['vsql'], `${program('vsql')}${REST_OF_COMMAND} -w {1,4}(?:${ARGUMENT_VALUE})`],
+  [['ser-secrets'], `user-secrets {1,4}set {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   // SAP HANA's `hdbsql -u SYSTEM -p …`.
   [['hdbsql'], `${program('hdbsql')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
   // etcd's `etcdctl --user root:…`.

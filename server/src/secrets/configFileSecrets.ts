@@ -108,6 +108,8 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // Cisco IOS' IKE pre-shared key (`crypto isakmp key … address …`) and SNMP community strings (`snmp-server community … RO`).
   { id: 'config-password', pattern: /crypto(?<![\w-]crypto)[ \t]{1,4}isakmp[ \t]{1,4}key[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})[ \t]{1,4}(?:address|hostname)/dg, gate: { keywords: ['isakmp'] }, accept },
   { id: 'config-password', pattern: /snmp-server(?<![\w-]snmp-server)[ \t]{1,4}community[ \t]{1,4}(?:[0-9][ \t]{1,4})?(\S{1,1000})/dg, gate: { keywords: ['snmp-server'] }, accept },
+  // Vault's unseal and recovery keys as `vault operator init` prints them: `Unseal Key 1: …`.
+  { id: 'vault-token', pattern: /(?:Unseal|Recovery) Key(?: [0-9]{1,2})?:[ \t]{1,4}([A-Za-z0-9+/]{40,100}={0,2})(?![A-Za-z0-9+/=])/dg, gate: { keywords: ['nseal key', 'ecovery key'] } },
   // Cisco IOS' key chains: `key-string …` (after a type 7, the reversible encryption of one).
   { id: 'config-password', pattern: /key-string(?<![\w-]key-string)(?:[ \t]{1,4}[0-7](?=[ \t]))?[ \t]{1,4}(\S{1,1000})/dg, gate: { keywords: ['key-string'] }, accept },
   // A bare `key` whose value is drawn: rclone's B2 remote (`key = K00…`), a service's `"key": "…"`. Only a long value in

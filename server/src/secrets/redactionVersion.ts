@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '4e53ac2a789821fc';
+export const REDACTION_FINGERPRINT = 'c5b4ba97d874c596';

@@ -19,12 +19,13 @@ export const XML_FORMS: readonly Form[] = [
     after: sticky(`[ \\t]{1,20}value=(?:${PAIR_VALUE})`),
     from: 'name',
   },
-  // Jenkins' job parameter: `<name>DEPLOY_PASS</name>`, then its `<defaultValue>…</defaultValue>` among its siblings.
+  // Jenkins' job parameter: `<name>DEPLOY_PASS</name>`, then its `<defaultValue>…</defaultValue>` among its siblings;
+  // a parameter list's `<Name>ftpPassword</Name>` then `<Value>…</Value>`.
   {
     rule: 'xml-secret',
     around: (n) => n.text[n.start - 1] === '>',
-    before: /<name>$/,
-    after: sticky(`</name>(?:\\s{0,40}<[\\w.-]{1,40}>[^<]{0,300}</[\\w.-]{1,40}>){0,4}\\s{0,40}<defaultValue>([^<]{1,1000})</defaultValue>`),
+    before: /<[Nn]ame>$/,
+    after: sticky(`</[Nn]ame>(?:\\s{0,40}<[\\w.-]{1,40}>[^<]{0,300}</[\\w.-]{1,40}>){0,4}\\s{0,40}(?:<defaultValue>([^<]{1,1000})</defaultValue>|<[Vv]alue>([^<]{1,1000})</[Vv]alue>)`),
     from: 'name',
   },
   // A property list's `<key>AlgoliaAdminAPIKey</key>` then `<string>…</string>`; KeePass' export,
