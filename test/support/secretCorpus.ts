@@ -164,7 +164,7 @@ export const FIRST_RUNS = {
 export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'y006', 'y080',
   's023', 's088', 's146', 's158', 's161', 's162',
-  'c009', 'c024', 'c036', 'c061', 'c062', 'c080', 'c084', 'c154', 'c155', 'c156', 'c157', 'c207', 'c211',
+  'c009', 'c024', 'c036', 'c061', 'c062', 'c084', 'c154', 'c155', 'c156', 'c157', 'c207', 'c211',
   'u023', 'u032', 'u086',
   'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e114', 'e135', 'e173',
   'e175', 'e178',
@@ -178,7 +178,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bq122', 'bq126', 'bq174', 'bq202', 'br070',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -594,3 +594,25 @@ describe("round 32: vsql -w, a parameter list's Name and Value, Vault's unseal k
     assertKeeps(['<Parameter>\n    <Name>ftpUser</Name>\n    <Value>edi_partner</Value>\n</Parameter>']);
   });
 });
+
+describe("round 33: Django's create_superuser, browser tests typing a password, Discord bot tokens, NixOS' adminpass; kept: a pre-shared key's identity", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['User.objects.create_superuser("admin", "admin@example.com", "Django4521!x")', `User.objects.create_superuser("admin", "admin@example.com", "${R('positional-password')}")`],
+      ['cy.get("#password").type("Cypress541!");', `cy.get("#password").type("${R('positional-password')}");`],
+      [`await page.fill('input[name="password"]', 'Playwr1ght!x');`, `await page.fill('input[name="password"]', '${R('positional-password')}');`],
+      ['client.run("l3kctyzOoOMteNO8nC8xLaU7.AzAsW2.C_JsPrLAq-GJV6xUBvBdbTgNAUrP9ceYJIncX4")', `client.run("${R('discord-bot-token')}")`],
+      ['config.adminpass = "Nixos9030$";', `config.adminpass = "${R('generic-assignment')}";`],
+    ]);
+  });
+
+  it("keeps another field typed into, a dotted triple with no bot named, bypass, a key's identity", () => {
+    assertKeeps([
+      'cy.get("#email").type("qa@acme.io");',
+      'PZ1yGvKTjE0rY0cV8i47CjAa.uRHQPq.Xb1Mk2nEhe-4iUcrGOuegj57zMC',
+      'bypass = "some-value-here"',
+      '"pg-types": "2.2.0", "pgpass": "1.0.5" }',
+      '"pre_shared_key": null,\n"psk_identity": "gw-eu-1"',
+    ]);
+  });
+});

@@ -21,7 +21,7 @@ const METADATA_WORDS = new Set([
   'column', 'attribute', 'property', 'option', 'flag', 'input', 'prompt', 'hint', 'placeholder', 'pattern', 'regex', 'message',
   // A form's texts, as translation keys name them: `login.password.forgot`, `password_mismatch`, `passwordTooltip`.
   'forgot', 'forgotten', 'tooltip', 'caption', 'title', 'description', 'error', 'errors', 'mismatch', 'invalid', 'help',
-  'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'question', 'found', 'missing', 'revoked', 'denied', 'locked', 'unknown', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
+  'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'question', 'identity', 'found', 'missing', 'revoked', 'denied', 'locked', 'unknown', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
   'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled',
@@ -38,7 +38,7 @@ const METADATA_WORDS = new Set([
 const NOT_CREDENTIAL_WORDS = new Set(['csrf', 'xsrf', 'authenticity', 'public']);
 /** Words before a secret's word that make its key an error's (`invalid_client_secret`, `wrong_password`), not a secret's. */
 const ERROR_ADJECTIVES = new Set(['invalid', 'wrong', 'incorrect', 'bad', 'missing']);
-const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre|authtok|oauth|hasło|haslo)$/;
+const SENSITIVE_WORD = /^(?:pass(?:words?|wd|phrase|wort|e)?|pwd|secret[se]?|tokens?|auth(?:orization)?|keys?|kennwort|contrase(?:n|ñ)a|senha|motdepasse|wachtwoord|sifre|şifre|authtok|oauth|hasło|haslo|psk|(?:admin|db|root|user|smtp|mail|ldap|bind|redis|mysql|sql|ftp|api)pass)$/;
 
 /** `token_type`, `secretName`, `API_KEY_FILE`, `passwordMinLength`: the key names something about a secret. */
 export function namesMetadata(key: string): boolean {

@@ -149,6 +149,7 @@ export const FORMS: readonly Form[] = [
   // The overlap's other shape: `api_secret: key="…"`, `secret: value='…'` (a bare key or value inside the secret's).
   {
     rule: 'generic-assignment',
+    around: (n) => /[kKvV]/.test(n.text.slice(n.wordEnd, n.wordEnd + 48)),
     after: sticky(`${ASSIGNED}(?:key|Key|KEY|value|Value|VALUE)[ \\t]{0,4}=[ \\t]{0,4}(?:${PAIR_VALUE})`),
     from: 'word',
   },

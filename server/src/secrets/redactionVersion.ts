@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = 'c5b4ba97d874c596';
+export const REDACTION_FINGERPRINT = '9561e4f8eb3b1561';

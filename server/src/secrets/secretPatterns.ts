@@ -58,6 +58,8 @@ const SENSITIVE_WORDS = [
   anyCase('dnpass'),
   anyCase('bindpw'),
   anyCase('rootpw'),
+  // A password's name as one word: NixOS' `adminpass`, `dbpass`, `rootpass` (`pass` alone must start a word).
+  '(?:admin|db|root|user|smtp|mail|ldap|bind|redis|mysql|sql|ftp|api)pass(?![a-z])',
   // SSSD's `ldap_default_authtok` (an authentication token: the bind's password).
   anyCase('authtok'),
   anyCase('secrets'),

@@ -72,7 +72,7 @@ export function isPlaceholderValue(value: string): boolean {
     // The word for a password in a language: a form's label or its translation (`"login.password": "Passwort"`).
     PASSWORD_IN_LANGUAGES.has(v.toLowerCase()) ||
     // Or a label of a few words holding it (`Passwort bestätigen`, `Confirmer le mot de passe`).
-    (/^[^\d\s]+(?: [^\d\s]+){1,5}$/u.test(v) && [...PASSWORD_IN_LANGUAGES].some((word) => v.toLowerCase().includes(word))) ||
+    (/^[^\d\s]+(?: [^\d\s]+){1,5}$/u.test(v) && holdsPasswordWord(v.toLowerCase())) ||
     v.includes('****') ||
     // Said to be fake (`somefakekey`, `notasecret`), or filled in with x's after a token's start (`AKCxxxxxxxx`).
     /fake|not_?a_?(?:secret|password)|not_?so_?secret/i.test(v) ||
@@ -188,6 +188,8 @@ const PASSWORD_IN_LANGUAGES = new Set([
   'lösenord', 'losenord', 'hasło', 'haslo', 'heslo', 'salasana', 'adgangskode', 'passord', 'parola', 'şifre', 'sifre', 'jelszó',
   'パスワード', '密码', '密碼', '비밀번호', '암호', 'пароль', 'κωδικός', 'סיסמה', 'كلمة المرور', 'पासवर्ड', 'mật khẩu', 'kata sandi', 'รหัสผ่าน',
 ]);
+const PASSWORD_WORDS = [...PASSWORD_IN_LANGUAGES];
+const holdsPasswordWord = (lower: string) => PASSWORD_WORDS.some((word) => lower.includes(word));
 
 /**
  * An unquoted value that reads as code rather than data: a call (`getToken()`), a property path

@@ -205,6 +205,15 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'asana-pat', pattern: token('[0-9]/[0-9]{12,20}(?:/[0-9]{12,20})?:[0-9a-f]{32}|0/[0-9a-f]{32}', 'A-Za-z0-9_/:-'), gate: { tokenRun: 32 } },
   // Weights & Biases: `wandb.login(key="…")`, 40 hex digits.
   { id: 'wandb-api-key', pattern: /wandb\.login\([^()\r\n]{0,100}?key\s{0,4}=\s{0,4}\\{0,3}["']([0-9a-f]{40})\\{0,3}["']/dg, gate: { keywords: ['wandb.login('] } },
+  // A Discord bot token: the bot's id in base64, a timestamp, an HMAC (`client.run("…")`).
+  {
+    id: 'discord-bot-token',
+    pattern: token('[A-Za-z0-9]{24,26}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}', 'A-Za-z0-9_.-'),
+    gate: { tokenRun: 24 },
+    // The shape alone is a dotted triple of random text: a bot's context just before names it (as gitleaks asks for `discord`).
+    accept: (s, text, span) =>
+      /[0-9]/.test(s.slice(0, 24)) && /[A-Z]/.test(s.slice(0, 24)) && /[a-z]/.test(s.slice(0, 24)) && /discord|\bbot\b|client\.run\(|token/i.test(text.slice(Math.max(0, span.start - 120), span.start)),
+  },
   // Lob's API keys: `live_`/`test_` and 35 hex, the publishable `live_pub_` and 31.
   { id: 'lob-api-key', pattern: token('(?:live|test)_(?:pub_[a-f0-9]{31}|[a-f0-9]{35})'), gate: { tokenRun: 31 } },
   // Airtable's personal access token: `pat`, 14 letters and digits, `.`, 64 hex.
