@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { compileUserPatterns, redactSecrets, Redactor } from '../../server/src/secrets/redact';
 import { SECRET_RULES, type RuleGate, type SecretSpan } from '../../server/src/secrets/secretRules';
 import { newMemoryId } from '../../server/src/memory/ids';
@@ -483,12 +483,26 @@ describe('redaction robustness', () => {
     { name: "setx names with no value", text: 'setx TOKEN '.repeat(MB / 11) },
   ];
 
+  // What 1 MB of ordinary code naming a secret costs on this machine at this moment: the bound is a
+  // second, or five times that when the machine is busy (a suite run in parallel), so it still fails
+  // on a rule that backtracks (tens of seconds) but not on the load of the tests beside it.
+  let ordinaryMs = 0;
+  before(() => {
+    const line = 'const password = process.env.DB_PASSWORD; // read once at start, never logged\n';
+    const ordinary = line.repeat(Math.ceil(MB / line.length));
+    redactSecrets(ordinary.slice(0, 10_000));
+    const started = performance.now();
+    redactSecrets(ordinary);
+    ordinaryMs = performance.now() - started;
+  });
+
   for (const { name, text } of adversarial) {
-    it(`redacts ${name} within a second`, () => {
+    it(`redacts ${name} within a second, or five times 1 MB of ordinary text when busy`, () => {
       const started = performance.now();
       redactSecrets(text);
       const elapsed = performance.now() - started;
-      assert.ok(elapsed < 1000, `took ${elapsed.toFixed(0)} ms`);
+      const bound = Math.max(1000, 5 * ordinaryMs);
+      assert.ok(elapsed < bound, `took ${elapsed.toFixed(0)} ms (bound ${bound.toFixed(0)} ms; 1 MB of ordinary text ${ordinaryMs.toFixed(0)} ms)`);
     });
   }
 
