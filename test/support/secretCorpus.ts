@@ -179,7 +179,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bs064', 'bs065', 'bs066', 'bs071', 'bs171', 'bs202', 'bs211', 'bs226', 'bt057',
+  'bs202', 'bs211',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

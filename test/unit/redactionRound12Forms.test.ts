@@ -616,3 +616,17 @@ describe("round 33: Django's create_superuser, browser tests typing a password, 
     ]);
   });
 });
+
+describe("round 34: rdesktop, ncftpput, winrs, a password file made by echo, Cloudflare's global key, Italian chiave; kept: a deploy tool's substitution", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['rdesktop -u admin -p Desk7147top! 10.2.0.8', `rdesktop -u admin -p ${R('command-line-password')} 10.2.0.8`],
+      ['ncftpput -u uploader -p Upload629# ftp.host.net /incoming report.csv', `ncftpput -u uploader -p ${R('command-line-password')} ftp.host.net /incoming report.csv`],
+      ['winrs -r:srv02 -u:CORP\\ops -p:JxhAzvI0GxJ4WTgQ ipconfig /all', `winrs -r:srv02 -u:CORP\\ops -p:${R('command-line-password')} ipconfig /all`],
+      ['rsync -av ./dist rsync://deploy@mirror/site --password-file=<(echo D0IHOcv0bv4ievxIS2FX)', `rsync -av ./dist rsync://deploy@mirror/site --password-file=<(echo ${R('command-line-password')})`],
+      ['cf = CloudFlare.CloudFlare(email="ops@acme.io", key="00387ddca8ad1121526109cce8dcab5b1f7f4")', `cf = CloudFlare.CloudFlare(email="ops@acme.io", key="${R('cloudflare-global-api-key')}")`],
+      ['La chiave API di produzione è GViKO1KrvZEl4t2wss0COgjI5NlJ9iuq', `La chiave API di produzione è ${R('prose-secret')}`],
+    ]);
+    assertKeeps(['<add key="SmtpPassword" value="#{SmtpPassword}#" />', 'rsync -av --password-file=/etc/rsync.secret ./dist rsync://x/y']);
+  });
+});

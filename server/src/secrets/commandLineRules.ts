@@ -116,6 +116,11 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Windows remoting and SMB tools: `evil-winrm -u u -p …`, `crackmapexec smb h -u u -p …` (and NetExec's `nxc`).
   [['evil-winrm', 'crackmapexec', 'nxc '], `${program('evil-winrm|crackmapexec|nxc')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // `rdesktop -u u -p …`, NcFTP's `ncftpput -u u -p …`, Windows' `winrs -u:u -p:…`.
+  [['desktop', 'ncftp'], `${program('rdesktop|ncftp(?:put|get|ls)?')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
+  [['winrs'], `${program('winrs')}${REST_OF_COMMAND} -p(?:assword)?:(?:${ATTACHED_VALUE})`],
+  // A password file made on the spot: rsync's `--password-file=<(echo …)`.
+  [['password-file'], `--password-file(?: {1,4}|=)<\\( {0,4}echo {1,4}(?:${ARGUMENT_VALUE}) {0,4}\\)`],
   // Vertica's `vsql -U u -w …`; .NET's `dotnet user-secrets set "Name" "…"` (every value it stores is a secret).
   [['vsql'], `${program('vsql')}${REST_OF_COMMAND} -w {1,4}(?:${ARGUMENT_VALUE})`],
   [['ser-secrets'], `user-secrets {1,4}set {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],

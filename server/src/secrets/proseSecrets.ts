@@ -60,7 +60,7 @@ const QUOTED_PASSWORD =
  * says "is" (`lautet`, `est`, `es`, `は`, `是`, a colon of either width), then the value, which
  * must read as chosen or drawn (chosenOrDrawn): `Das Passwort … lautet Stag1ng-Berl!n`.
  */
-const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر', 'jeton', 'chave', 'deploy-key', 'schlüssel', 'キー', 'トークン', 'lösen', 'heslo', 'κωδικός', 'סיסמה'];
+const FOREIGN_WORDS = ['password del', 'passwort', 'kennwort', 'mot de passe', 'clé api', "clé d'api", 'contraseña', 'clave', 'chiave', 'senha', 'palavra-passe', 'パスワード', '密码', '密碼', '口令', 'пароль', 'hasło', 'wachtwoord', 'lösenord', 'salasana', 'adgangskode', 'mật khẩu', 'كلمة المرور', 'كلمة السر', 'jeton', 'chave', 'deploy-key', 'schlüssel', 'キー', 'トークン', 'lösen', 'heslo', 'κωδικός', 'סיסמה'];
 // "Is", then perhaps "now" or "for now" (`is nu`, `тимчасово`: Ukrainian says it with no verb).
 // Or what it was set to (`auf … gesetzt`, `changé à …`, `cambiada a …`, `alterada para …`, `gezet op …`, `zmienione na …`).
 const FOREIGN_VERBS =

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 6;
 
-export const REDACTION_FINGERPRINT = '9561e4f8eb3b1561';
+export const REDACTION_FINGERPRINT = '5cb2d9d622a8f9fe';

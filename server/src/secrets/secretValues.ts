@@ -61,6 +61,8 @@ export function isPlaceholderValue(value: string): boolean {
   return (
     v.length === 0 ||
     /^(?:\$|%|\{\{|<.*>$|\[)/.test(v) ||
+    // Octopus Deploy's and Azure DevOps' substitutions: `#{SmtpPassword}#`, `#{db.password}`.
+    /^#\{[\w.:-]{1,100}\}#?$/.test(v) ||
     // An instruction in angle brackets cut at its first space (`<generate with: openssl rand -hex 32>`).
     /^<[A-Za-z][\w-]*$/.test(v) ||
     // A template's field (`{password}`, `{PASS}`), and what to put there (`REPLACE_WITH_PASSWORD`).

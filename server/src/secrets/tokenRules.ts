@@ -214,6 +214,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     accept: (s, text, span) =>
       /[0-9]/.test(s.slice(0, 24)) && /[A-Z]/.test(s.slice(0, 24)) && /[a-z]/.test(s.slice(0, 24)) && /discord|\bbot\b|client\.run\(|token/i.test(text.slice(Math.max(0, span.start - 120), span.start)),
   },
+  // Cloudflare's global API key (37 hex digits) given to its client: `CloudFlare(email=…, key="…")`.
+  { id: 'cloudflare-global-api-key', pattern: /CloudFlare\([^()\r\n]{0,200}?key\s{0,4}=\s{0,4}["']([0-9a-f]{37})["']/dg, gate: { keywords: ['cloudflare('] } },
   // Lob's API keys: `live_`/`test_` and 35 hex, the publishable `live_pub_` and 31.
   { id: 'lob-api-key', pattern: token('(?:live|test)_(?:pub_[a-f0-9]{31}|[a-f0-9]{35})'), gate: { tokenRun: 31 } },
   // Airtable's personal access token: `pat`, 14 letters and digits, `.`, 64 hex.
