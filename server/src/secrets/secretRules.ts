@@ -10,7 +10,8 @@ import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
 import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
 import { findForeignScriptSecrets, findProseSecrets, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
-import { findPrefixedTokens, PREFIXED_TOKEN_RUN, TOKEN_RULES } from './tokenRules';
+import { findPrefixedTokens, PREFIXED_TOKEN_RUN } from './prefixedTokens';
+import { TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
 
 /**
