@@ -106,11 +106,11 @@ export class TranscriptMemories {
 
   /**
    * Choices stated with their reason, by the user or the assistant; `turnFiles` when the choice names
-   * no file. `text` is redacted already, as a whole (each statement is again, as every stored text is).
+   * no file. `text` is redacted already, as a whole: a statement cut from it alone may have lost what
+   * told its secret (the store redacts each memory again on its way in).
    */
   decisions(text: string, by: 'user' | 'assistant', origin: RecordOrigin, turnFiles: readonly string[] = []): void {
-    decisionStatements(text).forEach((statement, i) => {
-      const decision = this.project.redactor.text(statement);
+    decisionStatements(text).forEach((decision, i) => {
       this.addOnce(
         {
           kind: 'decision',
