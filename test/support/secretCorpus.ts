@@ -179,7 +179,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bs202', 'bs211',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -630,3 +630,24 @@ describe("round 34: rdesktop, ncftpput, winrs, a password file made by echo, Clo
     assertKeeps(['<add key="SmtpPassword" value="#{SmtpPassword}#" />', 'rsync -av --password-file=/etc/rsync.secret ./dist rsync://x/y']);
   });
 });
+
+describe("a SQL INSERT's values under their columns; a key's word then a drawn value with no verb", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ["INSERT INTO service_accounts (name, api_key) VALUES ('etl', 'a3Fq9ZrT0bWm7xKp2LsV8nHd');", `INSERT INTO service_accounts (name, api_key) VALUES ('etl', '${R('positional-password')}');`],
+      ["INSERT INTO users (email, password) VALUES ('a@b.io', 'Winter2024!'), ('c@d.io', 'Summer99$x');", `INSERT INTO users (email, password) VALUES ('a@b.io', '${R('positional-password')}'), ('c@d.io', '${R('positional-password')}');`],
+      ['git commit -m "temp: hardcode api key iZGTS22r3GH6cXpV3Y4xHOpL8EExqx9w to unblock demo"', `git commit -m "temp: hardcode api key ${R('prose-secret')} to unblock demo"`],
+    ]);
+  });
+
+  it("keeps a hash's column, a secret's name, a bound parameter, a placeholder, a word after a key's word", () => {
+    assertKeeps([
+      "insert into `users` (`email`, `password_hash`) values ('a@b.io', '$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW');",
+      "INSERT INTO secrets (name, secret_name) VALUES ('db', 'prod/orders/db');",
+      "INSERT INTO users (name, password) VALUES ('bob', ?);",
+      "INSERT INTO users (name, password) VALUES ('bob', 'changeme');",
+      'the api key rotation_schedule_quarterly is documented in the runbook',
+      'refresh the token before_expiry_callback_handler runs',
+    ]);
+  });
+});

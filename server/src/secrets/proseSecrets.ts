@@ -29,6 +29,14 @@ const SET_TO =
 const QUALIFIED =
   /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:key|pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 
+/**
+ * A key's or token's word, then a drawn value with no verb between, as a commit message or a
+ * note has it: `hardcode api key … to unblock demo`, `the token … expires Friday`. Only a value
+ * long and random enough to be drawn counts; a word, a path or a name stays.
+ */
+const NAMED_DRAWN =
+  /(?:api[ \t]key|secret[ \t]key|token|secret)(?<![\w-](?:api[ \t]key|secret[ \t]key|token|secret))[ \t]{1,2}([A-Za-z0-9_+=.-]{20,200})(?![\w/+=.-])/dgi;
+
 /** A login told as two code spans: ``login `admin` / `…` ``, ``login is `admin` / `…` ``. */
 const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
@@ -158,6 +166,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const value = match[2]!.replace(/[.!?:]+$/, '');
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
+  NAMED_DRAWN.lastIndex = 0;
+  for (let match = NAMED_DRAWN.exec(text); match; match = NAMED_DRAWN.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (looksGenerated(match[1]!) && isHighEntropy(match[1]!) && !isPlaceholderValue(match[1]!)) found.push({ start, end });
   }
   ADMIN_SLASH.lastIndex = 0;
   for (let match = ADMIN_SLASH.exec(text); match; match = ADMIN_SLASH.exec(text)) {

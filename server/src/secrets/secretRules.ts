@@ -11,6 +11,7 @@ import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
 import { findForeignScriptSecrets, findProseSecrets, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN } from './prefixedTokens';
+import { findSqlInsertSecrets, SQL_INSERT_KEYWORDS } from './sqlInsertValues';
 import { TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
 
@@ -80,6 +81,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...CONFIG_FILE_RULES,
   { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
+  { id: 'positional-password', find: findSqlInsertSecrets, gate: { keywords: SQL_INSERT_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
   { id: 'named-value', find: findNamedValues, gate: { keywords: KEYWORD_GATE } },
   { id: 'listed-secret', find: findListedValues, gate: { keywords: [':\n', ':\r\n', '<<<'] } },
