@@ -180,7 +180,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bu102', 'bu144', 'bu186', 'bu213', 'bv046',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

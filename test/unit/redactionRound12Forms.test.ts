@@ -651,3 +651,28 @@ describe("a SQL INSERT's values under their columns; a key's word then a drawn v
     ]);
   });
 });
+
+describe("round 35: a Teams webhook's V2 signature, Fly.io macaroons, a token a few words on, Turkish api key'i; kept: a CI cache's key, a token's accessor", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      [
+        'https://acme.webhook.office.com/webhookb2/c050ae34-d73f-e930-39a3-2ff6622bbffc@47d43f1d-31e4-0f72-1126-e087e89a27a5/IncomingWebhook/80a559a85b8710ffd0a7ddbe6d9038b4/c48c642f-2d48-382f-9f11-640f50ce25c2/V2m6M94MXQg99wOQIlndPBJYtNv_o3mXRQPk3Wddxp',
+        `https://acme.webhook.office.com/webhookb2/${R('teams-webhook-url')}`,
+      ],
+      [
+        `FLY_API_TOKEN: FlyV1 fm2_${'BvLHgSFcdHwd-o8U_3Gcm2gbexBBrlwsBOul1bYlf6ST'.repeat(3)},fm2_lJPECAAAAAAAAMXjxBBbDIVWVx0Hk2`,
+        `FLY_API_TOKEN: FlyV1 ${R('flyio-access-token')}`,
+      ],
+      ['wip: hardcode staging token so QA can test (wfOSX4vkLHnmRiIgdO9BfUlSflesI7eI) -- REMOVE', `wip: hardcode staging token so QA can test (${R('prose-secret')}) -- REMOVE`],
+      ["staging api key'i f8523468775a61950aa4ba080ac455ff53b25257, bunu .env dosyasına ekle", `staging api key'i ${R('prose-secret')}, bunu .env dosyasına ekle`],
+    ]);
+  });
+
+  it("keeps a CI cache's key, a token's accessor, a commit's hash a few words after a token's word", () => {
+    assertKeeps([
+      'Restored cache from key: node-cache-Linux-x64-npm-d3f8ffe32ae2059ba3b6ae0a7fb4f634ee64bbf5924d8f6a7f046cb85a537687',
+      '$ vault token lookup -accessor GCXJWaKCdQQ9eY8rpuWQcYny',
+      'the token refresh landed in commit 258e09e04c95d352113f3b60e9d723d9cc0867ed',
+    ]);
+  });
+});

@@ -1,7 +1,7 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
 import { holdsSecret } from './keyNames';
-import { isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
+import { isCacheKey, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than
@@ -118,9 +118,9 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
     id: 'generic-assignment',
     pattern: /(?:"key"|'key'|key(?<![\w.-]key))[ \t]{0,4}[=:][ \t]{0,4}["']?([A-Za-z0-9+/_-]{24,200}={0,2})(?![\w+/=-])/dg,
     gate: { keywords: ['key'] },
-    // Not a public key's (`public key: …` as `wg show` prints it).
+    // Not a public key's (`public key: …` as `wg show` prints it), nor a CI cache's (`key: node-cache-Linux-x64-npm-<sha256>`).
     accept: (secret, text, _span, matchStart) =>
-      /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[0-9]/.test(secret) && !secret.startsWith('AAAA') && isHighEntropy(secret) && !/\bpub(?:lic)?[ \t_-]?$/i.test(text.slice(Math.max(0, matchStart - 10), matchStart)),
+      /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[0-9]/.test(secret) && !secret.startsWith('AAAA') && !isCacheKey(secret) && isHighEntropy(secret) && !/\bpub(?:lic)?[ \t_-]?$/i.test(text.slice(Math.max(0, matchStart - 10), matchStart)),
   },
   // A Junos SNMP community (`community "…" {`) and what `netsh wlan show profile … key=clear` prints as `Key Content`.
   { id: 'config-password', pattern: /community(?<![\w-]community)[ \t]{1,4}"?([^"\s{;]{1,1000})"?[ \t]{0,4}\{/dg, gate: { keywords: ['community'] }, accept },

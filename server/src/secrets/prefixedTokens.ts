@@ -49,7 +49,8 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['huggingface-access-token', 'api_org_[A-Za-z]{34}'],
   ['google-oauth-token', 'ya29\\.[A-Za-z0-9_-]{50,2000}|1//0[A-Za-z0-9_-]{40,300}'],
   ['rubygems-api-token', 'rubygems_[a-f0-9]{48}'],
-  ['flyio-access-token', 'fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,1000}={0,3}'],
+  // Fly.io's macaroons, in base64 of either alphabet, several joined by commas after `FlyV1 `.
+  ['flyio-access-token', 'fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/_-]{100,1000}={0,3}(?:,fm[12][ar]?_[A-Za-z0-9+/_-]{20,1000}={0,3}){0,8}'],
   ['figma-token', 'figd_[A-Za-z0-9_-]{40,50}'],
   ['netlify-token', 'nfp_[A-Za-z0-9]{36,40}'],
   ['readme-api-token', 'rdme_[a-z0-9]{70}'],

@@ -35,7 +35,15 @@ const QUALIFIED =
  * long and random enough to be drawn counts; a word, a path or a name stays.
  */
 const NAMED_DRAWN =
-  /(?:api[ \t]key|secret[ \t]key|token|secret)(?<![\w-](?:api[ \t]key|secret[ \t]key|token|secret))[ \t]{1,2}([A-Za-z0-9_+=.-]{20,200})(?![\w/+=.-])/dgi;
+  /(?:api[ \t]key|secret[ \t]key|token|secret)(?<![\w-](?:api[ \t]key|secret[ \t]key|token|secret))(?:['’][a-zıiuü]{1,3})?[ \t]{1,2}([A-Za-z0-9_+=.-]{20,200})(?![\w/+=.-])/dgi;
+/**
+ * The same with a few words between and the value perhaps in parentheses: `hardcode staging token
+ * so QA can test (…)`. Further from its word, the value must mix capitals, small letters and
+ * digits: a commit's hash or an id a few words after `token` is not one. Words, not a command's
+ * flags: `vault token lookup -accessor …` names a token's accessor, which is not secret.
+ */
+const NAMED_DRAWN_LATER =
+  /(?:api[ \t]key|token|secret)(?<![\w-](?:api[ \t]key|token|secret))(?:[ \t]{1,2}[\w'][\w'-]{0,19}){1,6}?[ \t]{1,2}\(?([A-Za-z0-9_+=.-]{20,200})(?![\w/+=.-])/dgi;
 
 /** A login told as two code spans: ``login `admin` / `…` ``, ``login is `admin` / `…` ``. */
 const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
@@ -171,6 +179,11 @@ export function findProseSecrets(text: string): FoundSecret[] {
   for (let match = NAMED_DRAWN.exec(text); match; match = NAMED_DRAWN.exec(text)) {
     const [start, end] = match.indices![1]!;
     if (looksGenerated(match[1]!) && isHighEntropy(match[1]!) && !isPlaceholderValue(match[1]!)) found.push({ start, end });
+  }
+  NAMED_DRAWN_LATER.lastIndex = 0;
+  for (let match = NAMED_DRAWN_LATER.exec(text); match; match = NAMED_DRAWN_LATER.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (/[A-Z]/.test(match[1]!) && /[a-z]/.test(match[1]!) && /[0-9]/.test(match[1]!) && looksGenerated(match[1]!) && isHighEntropy(match[1]!) && !isPlaceholderValue(match[1]!)) found.push({ start, end });
   }
   ADMIN_SLASH.lastIndex = 0;
   for (let match = ADMIN_SLASH.exec(text); match; match = ADMIN_SLASH.exec(text)) {

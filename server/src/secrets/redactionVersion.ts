@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '9e01780e39be34f1';
+export const REDACTION_FINGERPRINT = 'fef40c6bab712653';

@@ -241,6 +241,17 @@ function isHandFilledToken(value: string): boolean {
 /** RevenueCat's public SDK keys (`appl_…`, `goog_…`, `amzn_…`) and Mapbox's public tokens (`pk.eyJ…`): shipped in apps, like Stripe's `pk_`. */
 const PUBLIC_SDK_KEY = /^(?:(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}|pk\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,200})$/;
 
+/**
+ * A cache's key as CI prints it: words joined by dashes, then a digest of the lockfile
+ * (`node-cache-Linux-x64-npm-<sha256>`, actions/cache's `${{ runner.os }}-node-${{ hashFiles(…) }}`).
+ * Three words at least: a service's `key-<hex>` is a token.
+ */
+const CACHE_KEY = /^[A-Za-z][A-Za-z0-9_.]{0,30}(?:-[A-Za-z0-9_.]{1,30}){2,12}-[0-9a-f]{32,128}$/;
+
+export function isCacheKey(value: string): boolean {
+  return CACHE_KEY.test(value);
+}
+
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {
   // An id's name with a secret key's value (`AWS_ACCESS_KEY_ID="…/…+…"`, the two swapped): the value decides.
@@ -249,7 +260,7 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // A JSON object written as a string (`SecretStringTemplate: '{"username":"admin"}'`): its fields are judged as keys.
   if (/^\{.*\\?":.*\}$/s.test(secret)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
-  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret)) return false;
+  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret) || CACHE_KEY.test(secret)) return false;
   if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret)) return false;
   // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;

@@ -170,10 +170,11 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   // Okta's API token after its scheme: `Authorization: SSWS 00…`.
   { id: 'okta-api-token', pattern: /SSWS[ \t]{1,4}(00[A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])/dg, gate: { keywords: ['ssws'] } },
   // A Microsoft Teams incoming webhook's path: its group and tenant ids with its secret parts, as gitleaks takes the
-  // URL whole (whoever holds it can post; the ids alone tell a reader nothing worth keeping).
+  // URL whole (whoever holds it can post; the ids alone tell a reader nothing worth keeping), with the signature
+  // newer ones end in (`/V2…`).
   {
     id: 'teams-webhook-url',
-    pattern: /webhook(?:b2)?\/([0-9a-f-]{36}@[0-9a-f-]{36}\/[A-Za-z]{1,40}\/[0-9a-f]{32}\/[0-9a-f-]{36})(?![0-9a-f-])/dg,
+    pattern: /webhook(?:b2)?\/([0-9a-f-]{36}@[0-9a-f-]{36}\/[A-Za-z]{1,40}\/[0-9a-f]{32}\/[0-9a-f-]{36}(?:\/[A-Za-z0-9_-]{20,100}(?![A-Za-z0-9_-])|(?![0-9a-f-])))/dg,
     gate: { keywords: ['ebhook'] },
   },
   // A ThingsBoard device's access token, the one part of its HTTP API's path that is secret.
