@@ -181,7 +181,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'bw031', 'bw161', 'bw190', 'bx045', 'bx046',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

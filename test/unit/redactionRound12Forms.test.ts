@@ -676,3 +676,22 @@ describe("round 35: a Teams webhook's V2 signature, Fly.io macaroons, a token a 
     ]);
   });
 });
+
+describe("round 36: curl.exe -u, OpenWeatherMap's appid, ldap3's Connection by position; kept: certificates and public keys in indented PEM blocks", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['curl.exe -s -u "svc_reports@acme.io:Paddle66!boat" "https://acme.atlassian.net/rest/api/2/search"', `curl.exe -s -u "svc_reports@acme.io:${R('command-line-password')}" "https://acme.atlassian.net/rest/api/2/search"`],
+      ['curl "https://api.openweathermap.org/data/2.5/weather?q=Berlin&appid=090d99cb726858849a178ec8c1f59bf4"', `curl "https://api.openweathermap.org/data/2.5/weather?q=Berlin&appid=${R('url-token')}"`],
+      ['conn = Connection(server, "cn=svc-ldap,ou=services,dc=acme,dc=io", "Ldap704Bind#", auto_bind=True)', `conn = Connection(server, "cn=svc-ldap,ou=services,dc=acme,dc=io", "${R('positional-password')}", auto_bind=True)`],
+    ]);
+  });
+
+  it("keeps a certificate's and a public key's lines, another Connection's arguments, an app's numeric id", () => {
+    assertKeeps([
+      'caBundle: |\n  -----BEGIN CERTIFICATE-----\n  MIICIqtK7kvgLVtvgltj4LX1G4BiLQKT4j703YqxaNXaJ1bu9MxLEyiTibGjEsj3\n  -----END CERTIFICATE-----',
+      'public-key: |\n    -----BEGIN PUBLIC KEY-----\n    MIIBRDWPLpU6oON2pFzFUUPyLPeYd1nGJ5Vm3eEkNdNtG2obN88/lb2eKDNCkhhr\n    -----END PUBLIC KEY-----',
+      'conn = Connection(host, "orders", "reporting")',
+      'https://store.steampowered.com/api/appdetails?appid=730',
+    ]);
+  });
+});

@@ -58,11 +58,11 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   ],
   [['sshpass'], `${program('sshpass')}(?: {1,4}-[a-oq-zA-Z]\\S{0,100}){0,4} {1,4}-p {0,4}(?:${ARGUMENT_VALUE})`],
   [['edis-cli'], `${program('redis-cli')}${REST_OF_COMMAND} -a {1,4}(?:${ARGUMENT_VALUE})`],
-  // `curl -u user:…`, `curl --user "user:…"`, HTTPie's `http -a user:…` and `https -a user:…`.
+  // `curl -u user:…`, `curl --user "user:…"` (`curl.exe` in PowerShell), HTTPie's `http -a user:…` and `https -a user:…`.
   [
     ['curl', 'http ', 'https '],
     // A command continued over lines (`\\` at each end); the user and the password each quoted or not.
-    `${program('curl|https?')}(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-[A-Za-z]{0,6}u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
+    `${program('curl|https?')}(?:\\.exe)?(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-[A-Za-z]{0,6}u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
   ],
   // Registry credentials as one `user:password` option: skopeo's `--creds`, `--src-creds`, `--dest-creds`.
   [['creds'], `--(?:src-|dest-)?creds(?: {1,4}|=)["']?[^\\s:"'\`]{1,100}:([^\\s"'\`]{1,1000})`],

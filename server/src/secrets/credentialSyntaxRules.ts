@@ -347,6 +347,8 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['token=', 'key=', 'secret=', 'auth='] },
     accept: (secret) => acceptNonPlaceholder(secret) && looksGenerated(decodeURIComponentSafely(secret)),
   },
+  // OpenWeatherMap's API key as its URLs take it: `?q=Berlin&appid=<32 hex>` (an `appid` of other shapes is an app's public id).
+  { id: 'url-token', pattern: /[?&]appid=([0-9a-f]{32})(?![\w-])/dg, gate: { keywords: ['appid='] } },
   // A password as a URL's query parameter under a longer name (Snowflake's `private_key_file_pwd=`); ODBC's and
   // ADO.NET's braces around a value holding `;` (`Password={…;…}`).
   {

@@ -62,6 +62,8 @@ const CALLS: readonly Call[] = [
   },
   { names: ['pass_(?<=\\.pass_)'], secretArgument: 0 },
   { names: ['Client'], secretArgument: 1, firstArgument: /sid|^["']AC[0-9a-f]{32}["']$/i },
+  // Python ldap3's `Connection(server, user, password)`: only with a server first (a `Connection(…)` is everywhere).
+  { names: ['Connection'], secretArgument: 2, firstArgument: /^(?:server|srv|ldap_server|ldap|Server\(.*\))$/ },
 ];
 
 /** Every callee starts with its own letters (a method's dot is looked behind for after them): see WEAK_KEYWORD. */

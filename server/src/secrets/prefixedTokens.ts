@@ -99,6 +99,15 @@ function isTokenCharacter(c: number): boolean {
 
 const MAX_PREFIX_BACK = 400;
 
+/** Whether `at` is inside a PEM block whose label says it is public (a certificate, a public key, a request). */
+function insidePublicPem(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 8000), at);
+  const begin = before.lastIndexOf('-----BEGIN ');
+  if (begin < 0 || before.includes('-----END', begin)) return false;
+  const label = /^-----BEGIN ([A-Z0-9 ]{1,40})-----/.exec(before.slice(begin, begin + 60));
+  return label !== null && !label[1]!.includes('PRIVATE');
+}
+
 /**
  * Each token starts a word and holds a run of PREFIXED_TOKEN_RUN characters or more. Those runs
  * are found by sampling (as the gate does), and the shapes are tried only at the starts of the
@@ -128,6 +137,8 @@ export function findPrefixedTokens(text: string): FoundSecret[] {
       const which = match.slice(1).findIndex((group) => group !== undefined);
       // hiera-eyaml's ciphertext, made to be committed: `ENC[PKCS7,MIIB…]`.
       if (/ENC\[(?:PKCS7|GPG),$/.test(text.slice(Math.max(0, at - 10), at))) break;
+      // A certificate's or a public key's DER, inside its PEM lines (`caBundle: |` then `-----BEGIN CERTIFICATE-----`).
+      if (PREFIXED_TOKENS[which]![0] === 'private-key' && insidePublicPem(text, at)) break;
       found.push({ start: at, end: at + match[0].length, rule: PREFIXED_TOKENS[which]![0] });
       next = at + match[0].length;
       break;

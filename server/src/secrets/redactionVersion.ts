@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = 'fef40c6bab712653';
+export const REDACTION_FINGERPRINT = '53a7377866545bdd';
