@@ -171,7 +171,7 @@ export const FIRST_RUNS = {
 export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'y006', 'y080',
   's023', 's088', 's146', 's158', 's161', 's162',
-  'c009', 'c024', 'c036', 'c061', 'c062', 'c084', 'c154', 'c155', 'c156', 'c157', 'c207', 'c211',
+  'c009', 'c024', 'c036', 'c061', 'c062', 'c084', 'c207', 'c211',
   'u023', 'u032', 'u086',
   'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e114', 'e135', 'e173',
   'e175', 'e178',
@@ -185,7 +185,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'by072', 'by080', 'by083', 'by102', 'by138', 'by142', 'by147', 'by151', 'by154', 'by161', 'by177', 'by180', 'by182', 'by187', 'by192', 'by194', 'by195', 'bz004', 'bz022', 'bz075',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -695,3 +695,38 @@ describe("round 36: curl.exe -u, OpenWeatherMap's appid, ldap3's Connection by p
     ]);
   });
 });
+
+describe("round 37: servers' config syntaxes, printed credential files, password managers' CSV exports, a token as a URL's user", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['WATCHTOWER_NOTIFICATION_URL: "discord://4wFogv650NUMFfW8KcRSDJpHOKcbKWdbegnOzmoD@1009119298615531601"', `WATCHTOWER_NOTIFICATION_URL: "discord://${R('url-password')}@1009119298615531601"`],
+      ['secure_link_md5 "$secure_link_expires$uri$remote_addr kBCYMAxYXVcDFOX7vj";', `secure_link_md5 "$secure_link_expires$uri$remote_addr ${R('config-password')}";`],
+      ['    stats auth admin:Parsnip50', `    stats auth admin:${R('config-password')}`],
+      ['$ poetry config http-basic.acme ci-bot Ostrich374?', `$ poetry config http-basic.acme ci-bot ${R('command-line-password')}`],
+      ['$ sudo cat /etc/pgbouncer/userlist.txt\n"pgbouncer_admin" "Mongoose698*"', `$ sudo cat /etc/pgbouncer/userlist.txt\n"pgbouncer_admin" "${R('config-password')}"`],
+      ['user queue-worker on >JQOqiPfTPDy4dEe0JB1i ~jobs:* &* +@list', `user queue-worker on >${R('config-password')} ~jobs:* &* +@list`],
+      ['org.apache.zookeeper.server.auth.DigestLoginModule required\n    user_super="oqJ1go5ft-P_FZeyDJj5";', `org.apache.zookeeper.server.auth.DigestLoginModule required\n    user_super="${R('config-password')}";`],
+      ['$ sudo cat /etc/mongod/rs0.keyfile\nEdqN0p+lBY7MUAq6oJeM4aQhk6Xf+1pmgg1lCvX', `$ sudo cat /etc/mongod/rs0.keyfile\n${R('printed-secret')}`],
+      ['encrypt    = "1OROXFVktMVYeTIrSSdMqCN93edAqlSn29sJ0UzBtl/="', `encrypt    = "${R('config-password')}"`],
+      ['      - routing_key: 71e3889a11f5f441d5bac5e84a29aec7', `      - routing_key: ${R('pagerduty-integration-key')}`],
+      ['$ cat .vault_pass\nTurnip391-Lantern', `$ cat .vault_pass\n${R('printed-secret')}`],
+      ["net ads join -U 'Administrator%Winter8553$' createcomputer=Servers/Linux", `net ads join -U 'Administrator%${R('command-line-password')}' createcomputer=Servers/Linux`],
+      ['  SQLConnectInfo    proftpd@localhost proftpd ZRirLSyp2o6jkZ8YkSuS', `  SQLConnectInfo    proftpd@localhost proftpd ${R('config-password')}`],
+      ['$ sudo cat /etc/openvpn/client/auth.txt\nvpnuser.jdoe\nCactus4294!', `$ sudo cat /etc/openvpn/client/auth.txt\nvpnuser.jdoe\n${R('printed-secret')}`],
+      ['folder,type,name,login_uri,login_username,login_password\nWork,login,Jira,https://acme.atlassian.net,jdoe@acme.com,Pretzel364!Salt', `folder,type,name,login_uri,login_username,login_password\nWork,login,Jira,https://acme.atlassian.net,jdoe@acme.com,${R('table-secret')}`],
+      ['"Account","Login Name","Password","Web Site"\n"Synology NAS","admin","9umekEptCUM5l15YSNPl","https://nas.home.arpa:5001"', `"Account","Login Name","Password","Web Site"\n"Synology NAS","admin","${R('table-secret')}","https://nas.home.arpa:5001"`],
+      ['# /etc/ppp/chap-secrets\nana\t*\tCh4p-An4!\t*', `# /etc/ppp/chap-secrets\nana\t*\t${R('config-password')}\t*`],
+    ]);
+  });
+
+  it("keeps a flag after get-token, an external psk, Tomcat's auth mode, a Sentry DSN's public key, a queue's routing key, a shell's redirect", () => {
+    assertKeeps([
+      'args: ["--region", "eu-west-1", "eks", "get-token", "--cluster-name", "platform"]',
+      'network={\n    ssid="Workshop-2G"\n    psk=ext:psk_workshop\n}',
+      '<Resource name="jdbc/OrdersDB" auth="Container" type="javax.sql.DataSource"',
+      'Sentry.init({ dsn: "https://8a3eecd2caacb6372bb5f43f6790dedb@o795575.ingest.sentry.io/4504" })',
+      'channel.basic_publish(exchange="orders", routing_key="orders.created.v2", body=msg)',
+      'user deploy on ~cache:* +get\necho done >build.log',
+    ]);
+  });
+});

@@ -95,12 +95,14 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   // Wi-Fi passphrases: `wpa_passphrase ssid "…"`, `nmcli … password "…"` (a passphrase may hold spaces).
   [['wpa_passphrase'], `${program('wpa_passphrase')} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   [['nmcli'], `${program('nmcli')}${REST_OF_COMMAND} (?:password|wifi-sec\\.psk) {1,4}(?:${ARGUMENT_VALUE})`],
-  // `user,password` and `user%password` pairs: lftp, Samba's clients.
+  // `user,password` and `user%password` pairs: lftp, Samba's clients and `net ads|rpc`.
   [['lftp'], `${program('lftp')}${REST_OF_COMMAND} -u {1,4}["']?[^\\s"',]{1,100},([^\\s"']{1,1000})`],
   [
-    ['smb'],
-    `${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
+    ['smb', 'net ads', 'net rpc'],
+    `(?:${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}|${program('net')} {1,4}(?:ads|rpc))${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
+  // Poetry's repository credentials: `poetry config http-basic.<repo> <user> <password>`, `pypi-token.<repo> <token>`.
+  [['poetry'], `${program('poetry')} {1,4}config {1,4}(?:http-basic\\.[\\w.-]{1,60} {1,4}\\S{1,100}|pypi-token\\.[\\w.-]{1,60}) {1,4}(?:${ARGUMENT_VALUE})`],
   // Fed to standard input: `echo '…' | sudo -S …`, `printf … | docker login --password-stdin`, `sudo -S … <<< '…'`;
   // and as `set -x` prints a pipe, a command a line: `+ echo …` then `+ docker login … --password-stdin`.
   [

@@ -144,8 +144,9 @@ export function findTableSecrets(text: string): FoundSecret[] {
   return [...markdownTableSecrets(text), ...csvSecrets(text)];
 }
 
-const CSV_HEADER = /^[A-Za-z][A-Za-z0-9 _-]{0,40}(?:,[A-Za-z][A-Za-z0-9 _-]{0,40}){1,20}$/;
-const CSV_SECRET_HEADER = /^(?:secret access key|secret key|client secret|passwords?|passwd|secrets?|tokens?|api[ _-]?keys?|access tokens?)$/i;
+/** Names only, each perhaps quoted (a password manager's or a browser's export: `"url","username","password",…`). */
+const CSV_HEADER = /^("?)[A-Za-z][A-Za-z0-9 _-]{0,40}\1(?:,("?)[A-Za-z][A-Za-z0-9 _-]{0,40}\2){1,30}$/;
+const CSV_SECRET_HEADER = /^"?(?:secret access key|secret key|client secret|(?:login_)?passwords?|passwd|secrets?|tokens?|api[ _-]?keys?|access tokens?)"?$/i;
 
 function csvSecrets(text: string): FoundSecret[] {
   if (!text.includes(',')) return [];

@@ -1,7 +1,7 @@
 import { anyCasePrefix } from './secretPatterns';
 import type { SecretRule, SecretSpan } from './secretRules';
 import { holdsSecret } from './keyNames';
-import { isPlaceholderValue, looksGenerated } from './secretValues';
+import { isHighEntropy, isPlaceholderValue, looksGenerated } from './secretValues';
 
 /**
  * Passwords known by where they are written rather than by their shape or a key name: in a URL
@@ -208,6 +208,14 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     // A port then a query holding an address (`https://host:443?email=a@b.c`) is no password.
     accept: (secret, text, { start }) =>
       acceptNonPlaceholder(secret) && !/\?[\w.-]*=/.test(secret) && !text.endsWith('[REDACTED:', start) && !text.endsWith(`/${secret}:`, start),
+  },
+  // A token as a URL's user, with no password: shoutrrr's `discord://<token>@<id>`, `https://<token>@host/…`. Not a
+  // Sentry DSN's public key (`https://<hex>@o123.ingest.sentry.io/…`), which a browser's script holds.
+  {
+    id: 'url-password',
+    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/([A-Za-z0-9_.~+-]{20,256})@(?![\w.-]{0,100}sentry|o[0-9]{1,12}\.ingest\.)[\w.-]/dg,
+    gate: { keywords: ['://'] },
+    accept: (secret) => isHighEntropy(secret) && looksGenerated(secret) && acceptNonPlaceholder(secret),
   },
   // A password as a URL's query parameter: `postgresql:///db?host=…&password=…` (libpq), `?user=u&pwd=…`.
   {

@@ -32,16 +32,20 @@ const PRINTS_SECRET = [
   'doppler secrets get [^\\r\\n]*--plain',
   'pass show ',
   'az acr credential show [^\\r\\n]*(?:tsv|--query)',
-  // A key file shown whole (`cat config/master.key`; not a public key's `.pub`), Terraform's values shown raw.
-  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|secret|token|password|passwd|credentials)(?![\\w.])',
+  // A key file shown whole (`cat config/master.key`, a MongoDB `keyfile`, Ansible's `.vault_pass`; not a public key's
+  // `.pub`), Terraform's values shown raw.
+  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|keyfile|secret|token|password|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?)(?![\\w.])',
   'terraform output {1,4}-raw ',
   'nonsensitive\\(',
   // A key whose path names a secret: `consul kv get service/billing/psp_api_key`, `etcdctl get /app/db_password`.
   '(?:consul kv get|etcdctl get) {1,4}[^\\s]*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)[^\\s]*(?: [^\\r\\n]*)?',
 ];
 
-/** The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`), its output's first line a single word. */
-const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
+/** The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`, perhaps run by sudo), its output's first line a single word. */
+const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
+
+/** OpenVPN's `auth-user-pass` file shown whole: the user, then the password on the second line. */
+const PRINTED_USER_PASS = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?(?:sudo {1,4})?cat {1,4}\S*openvpn\S*(?:auth|pass|cred)\S*[ \t]*\r?\n[ \t]*\S{1,200}[ \t]*\r?\n[ \t]*(\S{4,1000})[ \t]*(?=\r?\n|$)/dg;
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
@@ -82,7 +86,7 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
     LISTED_KEY.lastIndex = 0;
     for (let key = LISTED_KEY.exec(match[1]!); key; key = LISTED_KEY.exec(match[1]!)) found.push({ start: outputStart + key.index, end: outputStart + key.index + key[0].length });
   }
-  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2]] as const) {
+  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_USER_PASS, 1]] as const) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const [start, end] = match.indices![group]!;

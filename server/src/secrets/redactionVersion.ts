@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '53a7377866545bdd';
+export const REDACTION_FINGERPRINT = '06134167ec9c9d27';

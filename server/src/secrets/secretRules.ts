@@ -11,6 +11,7 @@ import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
 import { findForeignScriptSecrets, findProseSecrets, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN } from './prefixedTokens';
+import { SERVER_CONFIG_RULES } from './serverConfigSecrets';
 import { findSqlInsertSecrets, SQL_INSERT_KEYWORDS } from './sqlInsertValues';
 import { TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
@@ -79,6 +80,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...COMMAND_LINE_RULES,
   ...CREDENTIAL_SYNTAX_RULES,
   ...CONFIG_FILE_RULES,
+  ...SERVER_CONFIG_RULES,
   { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'positional-password', find: findSqlInsertSecrets, gate: { keywords: SQL_INSERT_KEYWORDS } },

@@ -257,6 +257,11 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // An id's name with a secret key's value (`AWS_ACCESS_KEY_ID="…/…+…"`, the two swapped): the value decides.
   const keyShaped = /^[A-Za-z0-9+/]{30,100}={0,2}$/.test(secret) && /[+/]/.test(secret);
   if (key && namesMetadata(key) && !(keyShaped && /id$/i.test(key))) return false;
+  // A command's flag in an argument list (`"get-token", "--cluster-name"`), an external reference (wpa_supplicant's
+  // `psk=ext:name`), an `auth` attribute's mode (Tomcat's `auth="Container"`), a CSV header's next column.
+  if (/^--?[a-z][a-z0-9-]{1,40}$/.test(secret) || /^ext:[\w.-]{1,100}$/.test(secret)) return false;
+  if (/^auth$/i.test(key) && /^[A-Za-z]{2,20}$/.test(secret)) return false;
+  if (/^"[\w -]{1,40}"$/.test(text.slice(start - 1, end + 1)) && isCsvHeader(lineAround(text, start))) return false;
   // A JSON object written as a string (`SecretStringTemplate: '{"username":"admin"}'`): its fields are judged as keys.
   if (/^\{.*\\?":.*\}$/s.test(secret)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
@@ -279,6 +284,18 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (/\s:['"]$/.test(text.slice(Math.max(0, start - 3), start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;
   // A value named for a secret (`smtp_password`) is a placeholder there too.
   return quoted || !isCodeReference(secret, text[end]) || (holdsData(text, start) && !isSensitiveKeyName(secret));
+}
+
+/** A CSV file's header: three names or more, each perhaps quoted. */
+function isCsvHeader(line: string): boolean {
+  return /^("?)[A-Za-z][\w -]{0,40}\1(?:,("?)[A-Za-z][\w -]{0,40}\2){2,30}\r?$/.test(line);
+}
+
+/** The line holding `at`, if it is shorter than 2,000 characters around it. */
+function lineAround(text: string, at: number): string {
+  const start = text.lastIndexOf('\n', at) + 1;
+  const end = text.indexOf('\n', at);
+  return at - start > 1000 || (end >= 0 ? end : text.length) - at > 1000 ? '' : text.slice(start, end >= 0 ? end : text.length);
 }
 
 /**
