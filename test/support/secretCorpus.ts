@@ -177,7 +177,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   's023', 's088', 's146', 's158', 's161', 's162',
   'c009', 'c024', 'c036', 'c061', 'c062', 'c084', 'c207', 'c211',
   'u023', 'u032', 'u086',
-  'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e114', 'e135', 'e173',
+  'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e135', 'e173',
   'e175', 'e178',
   'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
   'o028', 'o035',
@@ -189,7 +189,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'ca001', 'ca020', 'ca035', 'ca037', 'ca049', 'ca051', 'ca067', 'ca087', 'ca093', 'ca097', 'ca104', 'ca119', 'ca142', 'ca206', 'cb040', 'cb047', 'cb061',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -730,3 +730,33 @@ describe("round 37: servers' config syntaxes, printed credential files, password
     ]);
   });
 });
+
+describe('round 38: machine-written text (process lists, stack traces, env tables, argument lists, protocol dumps, tools printing a new password)', () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['/usr/bin/java -Djavax.net.ssl.keyStorePassword=Keystore7876 -cp /opt/kafka/libs/*', `/usr/bin/java -Djavax.net.ssl.keyStorePassword=${R('generic-assignment')} -cp /opt/kafka/libs/*`],
+      ['        - in: header\n          name: X-Api-Key\n          schema:\n            type: string\n          example: ak_live_OEy9iD8JOSXryYQ0cXRgGLD3WrH4MKxf', `        - in: header\n          name: X-Api-Key\n          schema:\n            type: string\n          example: ${R('generic-assignment')}`],
+      ['Action arguments: use Z: \\\\fs01.corp.local\\backups /user:CORP\\svc_backup Filing232Cabinet /persistent:no', `Action arguments: use Z: \\\\fs01.corp.local\\backups /user:CORP\\svc_backup ${R('command-line-password')} /persistent:no`],
+      ["#0 /var/www/html/inc/db.php(8): mysqli->__construct('localhost', 'shop', 'Paprika485', 'shop_db')", `#0 /var/www/html/inc/db.php(8): mysqli->__construct('localhost', 'shop', '${R('positional-password')}', 'shop_db')`],
+      ['PS C:\\agent> Get-ChildItem Env: | Sort-Object Name\n\nName                           Value\n----                           -----\nSMTP_PASSWORD                  Kettle81!Moss\nSMTP_USER                      noreply@contoso.com', `PS C:\\agent> Get-ChildItem Env: | Sort-Object Name\n\nName                           Value\n----                           -----\nSMTP_PASSWORD                  ${R('printed-secret')}\nSMTP_USER                      noreply@contoso.com`],
+      ['"cmd": ["rabbitmqctl", "add_user", "billing", "Rabbit136Hole"]', `"cmd": ["rabbitmqctl", "add_user", "billing", "${R('command-line-password')}"]`],
+      ['"Test": [\n    "CMD",\n    "mysqladmin",\n    "ping",\n    "-uroot",\n    "-pCxuLuZJyuoaUdG5hNskC3UHs"\n]', `"Test": [\n    "CMD",\n    "mysqladmin",\n    "ping",\n    "-uroot",\n    "-p${R('command-line-password')}"\n]`],
+      ['$ etcdctl --endpoints=https://etcd-0:2379 get /config/payments/db_password\n/config/payments/db_password\nPineapple126@Sea', `$ etcdctl --endpoints=https://etcd-0:2379 get /config/payments/db_password\n/config/payments/db_password\n${R('printed-secret')}`],
+      [`echo b.AAAAAQ${'TP1pDRSWhjtFgwIkpg9h0R9ocsoMr9i7m0QHGU_xBFs'.repeat(2)} > ~/.vault-token`, `echo ${R('vault-token')} > ~/.vault-token`],
+      ['write(7, "*2\\r\\n$4\\r\\nAUTH\\r\\n$17\\r\\nCormorant950!\\r\\n", 38) = 38', `write(7, "*2\\r\\n$4\\r\\nAUTH\\r\\n$17\\r\\n${R('config-password')}\\r\\n", 38) = 38`],
+      ['<methodCall><methodName>wp.getUsersBlogs</methodName><params><param><value><string>admin</string></value></param><param><value><string>Sunrise0646!</string></value></param></params></methodCall>', `<methodCall><methodName>wp.getUsersBlogs</methodName><params><param><value><string>admin</string></value></param><param><value><string>${R('positional-password')}</string></value></param></params></methodCall>`],
+      ['$ bin/elasticsearch-reset-password -u elastic -a -b\nPassword for the [elastic] user successfully reset.\nNew value: JtRfYnYVioAMdvU9er9W', `$ bin/elasticsearch-reset-password -u elastic -a -b\nPassword for the [elastic] user successfully reset.\nNew value: ${R('printed-secret')}`],
+      ['127.0.0.1:6379> CONFIG GET requirepass\n1) "requirepass"\n2) "Lemonade92"', `127.0.0.1:6379> CONFIG GET requirepass\n1) "requirepass"\n2) "${R('config-password')}"`],
+    ]);
+  });
+
+  it("keeps Vault's audit HMACs, prose quoting a fixture's phrase, a Twilio account in an API path, a store's name, an OpenAPI example placeholder", () => {
+    assertKeeps([
+      '{"auth":{"client_token":"hmac-sha256:98f15aa80dd094e0f223039d77df3de85984fb016c157bd66c462f852526d1b1"}}',
+      '# fixture user created in conftest with password "correct-horse-battery-staple"',
+      'POST https://api.twilio.com/2010-04-01/Accounts/AC58d274202cac767227679e43f06d9b53/Messages.json',
+      'passwordStore = "team-vault"',
+      '          name: X-Api-Key\n          example: your-api-key',
+    ]);
+  });
+});

@@ -22,9 +22,11 @@ const SOFT_BREAK = /=\r?\n/g;
 /**
  * A command written as a list of its arguments (`subprocess.run(["curl", "-u", "…"])`, a
  * container's `command: ["mysqldump", "-p…"]`, Go's `exec.Command("docker", "login", "-p", "…")`):
- * a list that starts with a word and holds an option. Its separators become spaces.
+ * a list that starts with a word and holds an option, or names a program that takes a password by
+ * position (Ansible's `"cmd": ["rabbitmqctl", "add_user", "u", "…"]`). Its separators become spaces.
  */
-const ARGUMENT_LIST = /[[(][ \t]*(["'])[\w./-]{1,60}\1(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])[^"'\r\n]{0,300}\2){1,60}/g;
+const POSITIONAL_PROGRAM = /["'](?:rabbitmqctl|htpasswd|net|poetry|mkstore|wpa_passphrase)["']/;
+const ARGUMENT_LIST = /[[(][ \t]*(?:\r?\n[ \t]*)?(["'])[\w./-]{1,60}\1(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])[^"'\r\n]{0,300}\2){1,60}/g;
 const ARGUMENT_SEPARATOR = /(["'])[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])/g;
 /*
  * Whether a text has any: each line break, or `+`, looked at where indexOf finds it (a search for
@@ -71,7 +73,7 @@ export function joinContinuedLines(text: string): JoinedLines[] {
   if (continues(text)) joinsOf(CONTINUATION, text, ' ', joins);
   if (concatenates(text)) joinsOf(CONCATENATION, text, '', joins);
   if (text.includes('=\n') && /uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
-  if (text.includes('"-') || text.includes("'-")) argumentLists(text, joins);
+  if (text.includes('"-') || text.includes("'-") || POSITIONAL_PROGRAM.test(text)) argumentLists(text, joins);
   if (joins.length === 0) return [];
   joins.sort((a, b) => a.index - b.index);
   const pieces: JoinedLines[] = [];
@@ -90,7 +92,7 @@ export function joinContinuedLines(text: string): JoinedLines[] {
 function argumentLists(text: string, joins: Join[]): void {
   ARGUMENT_LIST.lastIndex = 0;
   for (let list = ARGUMENT_LIST.exec(text); list; list = ARGUMENT_LIST.exec(text)) {
-    if (!/["']-/.test(list[0])) continue;
+    if (!/["']-/.test(list[0]) && !POSITIONAL_PROGRAM.test(list[0])) continue;
     ARGUMENT_SEPARATOR.lastIndex = 0;
     for (let separator = ARGUMENT_SEPARATOR.exec(list[0]); separator; separator = ARGUMENT_SEPARATOR.exec(list[0])) {
       joins.push({ index: list.index + separator.index, length: separator[0].length, replacement: ' ' });

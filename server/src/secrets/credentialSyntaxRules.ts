@@ -277,7 +277,8 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
       'dg',
     ),
     gate: { keywords: ['entified', 'pass'] },
-    accept: acceptNonPlaceholder,
+    // `WITH PASSWORD` takes a string in single quotes; `"…"` after it is prose quoting one (`created with password "…"`).
+    accept: (secret, text, { start }, matchStart) => acceptNonPlaceholder(secret) && !(text[start - 1] === '"' && /^with/i.test(text.slice(matchStart, matchStart + 4))),
   },
   // MySQL's `SET PASSWORD FOR 'u'@'h' = '…'` (or `= PASSWORD('…')`).
   {

@@ -49,10 +49,13 @@ export function namesMetadata(key: string): boolean {
   if (words[0] === 'err' || words[0] === 'error' || words[0] === 'errors') return true;
   const sensitive = words.findIndex((w) => SENSITIVE_WORD.test(w));
   if (sensitive > 0 && words.slice(0, sensitive).some((w) => ERROR_ADJECTIVES.has(w))) return true;
-  const first = words.findIndex((w) => SENSITIVE_WORD.test(w));
+  // What the name holds is its last secret's word: a `keyStorePassword` is a password (of a key store), a
+  // `passwordStore` a store.
+  let head = words.length - 1;
+  while (head >= 0 && !SENSITIVE_WORD.test(words[head]!)) head--;
   // Helm's `existingSecret`: the name of a Secret that holds it.
   if (words.some((w, i) => i > 0 && words[i - 1] === 'existing' && SENSITIVE_WORD.test(w))) return true;
-  return first >= 0 && words.slice(first + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && words[first] === 'secret'));
+  return head >= 0 && words.slice(head + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && words[head] === 'secret'));
 }
 
 /** A key whose value is the secret itself. */

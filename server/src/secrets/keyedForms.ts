@@ -3,7 +3,7 @@ import type { SecretSpan } from './secretRules';
 import { isQuote, PAIR_VALUE, sticky, type Form, type KeyName } from './keyedFormParts';
 import { XML_FORMS } from './xmlKeyedForms';
 import { isSensitiveKeyName } from './keyNames';
-import { characterClasses, isPlaceholderValue, looksGenerated, readsAsPassword } from './secretValues';
+import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, readsAsPassword } from './secretValues';
 
 /**
  * The forms a value takes under a key name (keyedSecrets.ts finds the names): `key = value` in
@@ -344,5 +344,13 @@ export const FORMS: readonly Form[] = [
     before: /(?<![\w-])name["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/,
     after: sticky(`["']?[ \\t]{0,4},?[ \\t]{0,4}(?:\\r?\\n[ \\t]{0,40}(?:[-+~][ \\t]{1,4})?)?["']?value["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'name',
+  },
+  // An OpenAPI parameter's example a few lines on: `name: X-Api-Key`, its schema, then `example: …` (drawn ones only).
+  {
+    rule: 'generic-assignment',
+    before: /(?<![\w-])name["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/,
+    after: sticky(`["']?[^{}]{0,300}?(?<![\\w-])["']?(?:x-)?example["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
+    from: 'name',
+    accept: (s) => isHighEntropy(s),
   },
 ];

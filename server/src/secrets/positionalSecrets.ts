@@ -30,6 +30,8 @@ const CALLS: readonly Call[] = [
     ],
     secretArgument: 2,
   },
+  // A PHP stack trace's frame: `mysqli->__construct('host', 'user', '…', 'db')`, `PDO->__construct('mysql:…', 'user', '…', Array)`.
+  { names: ['(?:mysqli|PDO)->__construct'], secretArgument: 2 },
   // PHP's `mysqli_real_connect($link, host, user, …)` and C's `mysql_real_connect(conn, host, user, …)`.
   { names: ['mysqli?_real_connect'], secretArgument: 3 },
   // Django's `User.objects.create_superuser("admin", "admin@…", "…")` and `create_user(…)`: user, email, password.
@@ -75,7 +77,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
  * other keywords start with (see KEYWORD_GATE).
  */
 export const POSITIONAL_KEYWORDS = [
-  'pdo(', 'sqli', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
+  'pdo(', 'sqli', '->__construct(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'create_superuser(', 'create_user(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
 ];

@@ -44,12 +44,19 @@ const PRINTS_SECRET = [
 /** The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`, perhaps run by sudo), its output's first line a single word. */
 const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
 
-/** OpenVPN's `auth-user-pass` file shown whole: the user, then the password on the second line. */
-const PRINTED_USER_PASS = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?(?:sudo {1,4})?cat {1,4}\S*openvpn\S*(?:auth|pass|cred)\S*[ \t]*\r?\n[ \t]*\S{1,200}[ \t]*\r?\n[ \t]*(\S{4,1000})[ \t]*(?=\r?\n|$)/dg;
+/**
+ * A secret on the second line of what a command printed: OpenVPN's `auth-user-pass` file shown
+ * whole (the user, then the password), `etcdctl get` of a key that names a secret (the key, then
+ * its value).
+ */
+const PRINTED_SECOND_LINE =
+  /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?(?:(?:sudo {1,4})?cat {1,4}\S*openvpn\S*(?:auth|pass|cred)\S*|etcdctl[^\r\n]{0,200} get {1,4}\S*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)\S*)[ \t]*\r?\n[ \t]*\S{1,200}[ \t]*\r?\n[ \t]*(\S{4,1000})[ \t]*(?=\r?\n|$)/dg;
+/** What a tool prints after setting a password: Elasticsearch's `elasticsearch-reset-password` (`New value: …`). */
+const NEW_PASSWORD_PRINTED = /elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\nNew value:[ \t]{1,4}(\S{6,1000})/dg;
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl get', 'cat ', 'terraform output', 'nonsensitive(', 'yq '];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'reset-password', 'env:'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -64,6 +71,8 @@ const LISTED_KEY = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,100}={0,2}(?![A-Za-z0-9+/
  * break before the command is looked behind for: a table just before it has taken it.
  */
 const VAULT_TABLE = /(?<=^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?vault (?:kv get |read |token (?:lookup|create)(?=[ \t\r\n]))[^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,60})/dg;
+/** PowerShell's environment as a table (`Get-ChildItem Env:`, `dir env:`): `Name  Value` rows up to the next prompt. */
+const ENV_TABLE = /(?<=^|\n)[ \t]*(?:PS [^\r\n>]{0,200}> ?|[$%>#][ \t]{1,4})?(?:Get-ChildItem|gci|dir|ls|Get-Item)[ \t]{1,4}Env:[^\r\n]*\r?\n((?:(?![ \t]*(?:PS [^\r\n>]{0,200}>|[$%>#][ \t]))[^\r\n]*(?:\r?\n|$)){1,300})/dgi;
 const VAULT_ROW = /^([\w.-]{1,60})[ \t]{2,}(\S[^\r\n]{0,4000}?)[ \t]*\r?$/gm;
 
 export function findPrintedSecrets(text: string): FoundSecret[] {
@@ -80,13 +89,23 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
       found.push({ start, end: start + row[2]!.length });
     }
   }
+  ENV_TABLE.lastIndex = /env:/i.test(text) ? 0 : text.length;
+  for (let match = ENV_TABLE.exec(text); match; match = ENV_TABLE.exec(text)) {
+    const [outputStart] = match.indices![1]!;
+    VAULT_ROW.lastIndex = 0;
+    for (let row = VAULT_ROW.exec(match[1]!); row; row = VAULT_ROW.exec(match[1]!)) {
+      if (!holdsSecret(row[1]!) || isPlaceholderValue(row[2]!)) continue;
+      const start = outputStart + row.index + row[0].indexOf(row[2]!, row[1]!.length);
+      found.push({ start, end: start + row[2]!.length });
+    }
+  }
   KEYS_LISTED.lastIndex = text.includes('keys list') ? 0 : text.length;
   for (let match = KEYS_LISTED.exec(text); match; match = KEYS_LISTED.exec(text)) {
     const [outputStart] = match.indices![1]!;
     LISTED_KEY.lastIndex = 0;
     for (let key = LISTED_KEY.exec(match[1]!); key; key = LISTED_KEY.exec(match[1]!)) found.push({ start: outputStart + key.index, end: outputStart + key.index + key[0].length });
   }
-  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_USER_PASS, 1]] as const) {
+  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1]] as const) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const [start, end] = match.indices![group]!;

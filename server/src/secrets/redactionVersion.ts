@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '06134167ec9c9d27';
+export const REDACTION_FINGERPRINT = '5473d3aa0f0a8e43';

@@ -13,6 +13,7 @@ import { KEYWORD_GATE } from './secretPatterns';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN } from './prefixedTokens';
 import { SERVER_CONFIG_RULES } from './serverConfigSecrets';
 import { findSqlInsertSecrets, SQL_INSERT_KEYWORDS } from './sqlInsertValues';
+import { findXmlRpcPasswords, XML_RPC_KEYWORDS } from './xmlRpcSecrets';
 import { TOKEN_RULES } from './tokenRules';
 import { findTruncatedTokens } from './truncatedTokens';
 
@@ -84,6 +85,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'positional-password', find: findSqlInsertSecrets, gate: { keywords: SQL_INSERT_KEYWORDS } },
+  { id: 'positional-password', find: findXmlRpcPasswords, gate: { keywords: XML_RPC_KEYWORDS } },
   { id: 'generic-assignment', find: findKeyedSecrets, gate: { keywords: KEYWORD_GATE } },
   { id: 'named-value', find: findNamedValues, gate: { keywords: KEYWORD_GATE } },
   { id: 'listed-secret', find: findListedValues, gate: { keywords: [':\n', ':\r\n', '<<<'] } },

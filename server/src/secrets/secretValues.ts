@@ -260,6 +260,8 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // A command's flag in an argument list (`"get-token", "--cluster-name"`), an external reference (wpa_supplicant's
   // `psk=ext:name`), an `auth` attribute's mode (Tomcat's `auth="Container"`), a CSV header's next column.
   if (/^--?[a-z][a-z0-9-]{1,40}$/.test(secret) || /^ext:[\w.-]{1,100}$/.test(secret)) return false;
+  // Vault's audit log: every secret replaced by its HMAC (`hmac-sha256:…`), made to be kept.
+  if (/^hmac-sha256:[0-9a-f]{64}$/.test(secret)) return false;
   if (/^auth$/i.test(key) && /^[A-Za-z]{2,20}$/.test(secret)) return false;
   if (/^"[\w -]{1,40}"$/.test(text.slice(start - 1, end + 1)) && isCsvHeader(lineAround(text, start))) return false;
   // A JSON object written as a string (`SecretStringTemplate: '{"username":"admin"}'`): its fields are judged as keys.

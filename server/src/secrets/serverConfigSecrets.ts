@@ -6,7 +6,7 @@ import { isHighEntropy, isPlaceholderValue } from './secretValues';
  * rather than by a key that names a secret: HAProxy's `stats auth`, nginx's `secure_link_md5`,
  * a Redis ACL's `>password`, a JAAS file's `user_<name>="…"`, Consul's and Nomad's gossip
  * `encrypt`, Alertmanager's PagerDuty `routing_key`, ProFTPD's `SQLConnectInfo`, PgBouncer's
- * `userlist.txt`, PPP's `chap-secrets`.
+ * `userlist.txt`, PPP's `chap-secrets`; Redis' AUTH in its protocol and `CONFIG GET requirepass`'s answer.
  */
 
 const accept = (secret: string) => !isPlaceholderValue(secret);
@@ -79,5 +79,14 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   },
   { id: 'config-password', pattern: /SQLConnectInfo[ \t]{1,20}\S{1,200}[ \t]{1,20}\S{1,100}[ \t]{1,20}(\S{1,1000})/dg, gate: { keywords: ['sqlconnectinfo'] }, accept },
   { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['userlist', 'auth_file'] } },
+  // Redis' AUTH as the protocol writes it, escaped in strace's output: `*2\r\n$4\r\nAUTH\r\n$17\r\n…\r\n` (a user first in `*3`).
+  {
+    id: 'config-password',
+    pattern: /AUTH\\r\\n(?:\$[0-9]{1,4}\\r\\n[^\\"\r\n]{1,200}\\r\\n)?\$[0-9]{1,4}\\r\\n([^\\"\r\n]{1,1000})\\r\\n/dg,
+    gate: { keywords: ['auth\\r\\n'] },
+    accept,
+  },
+  // redis-cli's answer to `CONFIG GET requirepass`: `1) "requirepass"` then `2) "…"`.
+  { id: 'config-password', pattern: /1\) "(?:requirepass|masterauth)"\r?\n2\) "([^"\r\n]{1,1000})"/dg, gate: { keywords: ['requirepass', 'masterauth'] }, accept },
   { id: 'config-password', find: findPppSecrets, gate: { keywords: ['chap-secrets', 'pap-secrets'] } },
 ];

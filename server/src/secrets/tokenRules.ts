@@ -125,7 +125,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'stripe-webhook-secret', pattern: token('whsec_[A-Za-z0-9]{24,255}'), gate: { tokenRun: 30 } },
   // `SK`/`AC` and 32 hex digits: a two-letter keyword would let nearly every text through.
   { id: 'twilio-api-key', pattern: token('SK[0-9a-fA-F]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
-  { id: 'twilio-account-sid', pattern: token('AC[0-9a-f]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
+  // Not in the REST API's paths (`/Accounts/AC…/Messages.json`), which every request and its log line show.
+  { id: 'twilio-account-sid', pattern: token('AC[0-9a-f]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 }, accept: (_s, text, { start }) => !text.endsWith('/Accounts/', start) },
   { id: 'sendgrid-api-token', pattern: token('SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}'), gate: { keywords: ['sg.'] } },
   // Its exact lengths (22 and 43) tell it even glued to the words around it (`…somSG.…where`).
   { id: 'sendgrid-api-token', pattern: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/dg, gate: { keywords: ['sg.'] } },
@@ -146,6 +147,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,40}'), gate: { tokenRun: 38 } },
   // Service, batch and recovery tokens of HashiCorp Vault 1.10+ (`hvs.` and ~90 characters).
   { id: 'vault-token', pattern: token('hv[sbr]\\.[A-Za-z0-9_-]{24,300}', 'A-Za-z0-9_.-'), gate: { tokenRun: 24 } },
+  // Vault's batch tokens before 1.10: `b.AAAAAQ…`, a hundred characters and more.
+  { id: 'vault-token', pattern: token('b\\.AAAAAQ[A-Za-z0-9_-]{60,600}', 'A-Za-z0-9_.-'), gate: { tokenRun: 60 } },
   // Vault's tokens before 1.10: `s.` and 24 letters and digits, in a text that names Vault (as gitleaks reads them).
   {
     id: 'vault-token',

@@ -1,0 +1,34 @@
+import type { FoundSecret } from './secretRules';
+import { isPlaceholderValue } from './secretValues';
+
+/**
+ * The password of a WordPress or blogging XML-RPC call, given by position among its params:
+ * `wp.getUsersBlogs(username, password)`; `wp.*`, `metaWeblog.*`, `blogger.*` and `mt.*` take
+ * something first (a blog, an app key, a post) and then the user and the password. These are the
+ * calls a brute force against `xmlrpc.php` sends, and a firewall's audit log keeps their bodies.
+ */
+const METHOD_CALL = /<methodName>\s{0,20}((?:wp|metaWeblog|blogger|mt)\.[A-Za-z]{1,60})\s{0,20}<\/methodName>\s{0,20}<params>([\s\S]{0,4000}?)<\/params>/dg;
+const PARAM = /<param>\s{0,20}<value>\s{0,20}(?:<(string|int|i4)>([^<]{0,1000})<\/\1>|([^<]{0,1000}))\s{0,20}<\/value>\s{0,20}<\/param>/dg;
+
+export const XML_RPC_KEYWORDS = ['<methodname>'];
+
+export function findXmlRpcPasswords(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  METHOD_CALL.lastIndex = 0;
+  for (let call = METHOD_CALL.exec(text); call; call = METHOD_CALL.exec(text)) {
+    const position = call[1] === 'wp.getUsersBlogs' ? 1 : 2;
+    const [paramsStart] = call.indices![2]!;
+    PARAM.lastIndex = 0;
+    for (let index = 0, param = PARAM.exec(call[2]!); param; index++, param = PARAM.exec(call[2]!)) {
+      if (index < position) continue;
+      const group = param[2] !== undefined ? 2 : 3;
+      const value = param[group]!.trim();
+      if (value.length > 0 && !isPlaceholderValue(value)) {
+        const start = paramsStart + param.indices![group]![0] + param[group]!.indexOf(value);
+        found.push({ start, end: start + value.length });
+      }
+      break;
+    }
+  }
+  return found;
+}
