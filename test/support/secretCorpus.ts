@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -166,6 +166,10 @@ export const FIRST_RUNS = {
     stored: ['ca001', 'ca020', 'ca035', 'ca037', 'ca049', 'ca051', 'ca067', 'ca087', 'ca093', 'ca097', 'ca104', 'ca119', 'ca142', 'ca206'],
     lookAlikesRedacted: ['cb040', 'cb047', 'cb061'],
   },
+  'heldout-39': {
+    stored: ['cc010', 'cc065', 'cc115', 'cc116', 'cc118', 'cc134', 'cc156', 'cc159', 'cc163', 'cc173', 'cc181', 'cc200', 'cc202', 'cc205', 'cc212', 'cc214', 'cc215'],
+    lookAlikesRedacted: ['cd040', 'cd048'],
+  },
 } as const;
 
 /**
@@ -189,6 +193,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
+  'cc010', 'cc065', 'cc115', 'cc116', 'cc118', 'cc134', 'cc156', 'cc159', 'cc163', 'cc173', 'cc181', 'cc200', 'cc202', 'cc205', 'cc212', 'cc214', 'cc215', 'cd040', 'cd048',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
