@@ -193,7 +193,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'cc010', 'cc065', 'cc115', 'cc116', 'cc118', 'cc134', 'cc156', 'cc159', 'cc163', 'cc173', 'cc181', 'cc200', 'cc202', 'cc205', 'cc212', 'cc214', 'cc215', 'cd040', 'cd048',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -760,3 +760,38 @@ describe('round 38: machine-written text (process lists, stack traces, env table
     ]);
   });
 });
+
+describe("round 39: what people write each other (tickets, runbooks, emails, chat), in English and other languages", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['tested with `mysqlsh --uri admin:Upgrade-OguXIQ-55@db-upgrade-test:3306 -- util checkForServerUpgrade`', `tested with \`mysqlsh --uri admin:${R('command-line-password')}@db-upgrade-test:3306 -- util checkForServerUpgrade\``],
+      ['Generated a recovery token; result was hvr.sd9UHfu5r10SITPm4xCKjyDp.', `Generated a recovery token; result was ${R('vault-token')}.`],
+      [`here's the API key:\n\nAQERryma7BEOQjVayDkdw1dY11fd28bqXcNYR0NFTKIsZHasmcJ6MO6QOiV7RisLsCA/jTqCtzBdGLbioE6mk0etmFKgxMEhFHLqHfxrqHbe/fqb0uy`, `here's the API key:\n\n${R('adyen-api-key')}`],
+      ['the auth token got rotated — the one in our .env is `3576327420534da609ad84bf31cfa999`, can you compare?', `the auth token got rotated — the one in our .env is \`${R('prose-secret')}\`, can you compare?`],
+      ['Postmark server API token for transactional mail (server "acme-prod"): 089d54fb-64ba-c992-1f0e-893cdb18f8c4', `Postmark server API token for transactional mail (server "acme-prod"): ${R('postmark-server-token')}`],
+      ['Mapbox secret token: sk.eyJ1IjoiVNriYsAgQMoSzzF6q9SNMeswl_Q1F9LQH7QNfcDq.ZE4mkJHMlY-QUIe3XHnJg7', `Mapbox secret token: ${R('mapbox-secret-token')}`],
+      ['CLOUDINARY_URL=cloudinary://069237991070216:AG8hIvMPlzUGQflyC16o_3qia8Q@acme-media', `CLOUDINARY_URL=cloudinary://${R('cloudinary-url')}@acme-media`],
+      ['tls {\n  dns cloudflare YemOQt9xTyaEV-74JoXX6yZw1-shXEK1UjL8wu1J\n}', `tls {\n  dns cloudflare ${R('config-password')}\n}`],
+      ['阿里云 OSS 上传脚本里的 AccessKeySecret：wE4vLx60EBSgB2x4zPNlesGuIaPMWO，AccessKeyId 在控制台', `阿里云 OSS 上传脚本里的 AccessKeySecret：${R('generic-assignment')}，AccessKeyId 在控制台`],
+      ['EMAIL_URL: smtp+tls://notifications@acme.dev:Notify607Mail@smtp.office365.com:587', `EMAIL_URL: smtp+tls://notifications@acme.dev:${R('url-password')}@smtp.office365.com:587`],
+      ["> what's the password for the shared Figma viewer account?\n\nit's purple-elephant-18 — same as last quarter", `> what's the password for the shared Figma viewer account?\n\nit's ${R('prose-secret')} — same as last quarter`],
+      ['Kiosk admin PIN-password is Kiosk8690, we will change it', `Kiosk admin PIN-password is ${R('prose-secret')}, we will change it`],
+      ['Tài khoản test cho môi trường staging: tester / Pho6810Bo!', `Tài khoản test cho môi trường staging: tester / ${R('prose-secret')}!`],
+      ['|===\n|Benutzer |wiki_restore\n|Passwort |Wiki465Restore!\n|===', `|===\n|Benutzer |wiki_restore\n|Passwort |${R('table-secret')}\n|===`],
+      ['The geocoding service key used by the nightly import is ``thwQJPelJvDNaib8KgRmKS67vnzF1dg78kJNh4X``.', `The geocoding service key used by the nightly import is \`\`${R('prose-secret')}\`\`.`],
+      ['the internal metrics API wants an X-API-Token header; mine is mt_Kl9V98UxnMUznyAzthCLYxuMxNw1GXUkaelvfHRk.', `the internal metrics API wants an X-API-Token header; mine is ${R('prose-secret')}.`],
+    ]);
+  });
+
+  it("keeps where a password is kept, a YAML alias, a public key, a commit's hash after a token's word, a type in a table, a value cut short", () => {
+    assertKeeps([
+      '本番DBのパスワードは1Passwordの「本番DB（orders）」に保存しています。',
+      'defaults: &db_defaults\n  password: *db_password',
+      '  public key: GYr6Ve2W/3Uy2a+Fl/D+TmD5I1ySt/Kx0ZbIu9bHm2M=',
+      'the token refresh fix is in `9f86d081884c7d659a2feaa0c55ad015a3bf4f1b`',
+      '| token | TSESTree.Token |',
+      'fn::secret: ops_eyJzaWduSW5B..[Redacted]',
+      '| password | required |',
+    ]);
+  });
+});

@@ -103,6 +103,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
     ['smb', 'net ads', 'net rpc'],
     `(?:${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}|${program('net')} {1,4}(?:ads|rpc))${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
+  // MySQL Shell's URI without a scheme, given whole: `mysqlsh --uri user:…@host:3306`, `mysqlsh user:…@host`.
+  [['mysqlsh'], `${program('mysqlsh')}${REST_OF_COMMAND} (?:--uri[ =])?["']?(?:mysqlx?:\\/\\/)?[^\\s:@"'/]{1,100}:([^\\s@"']{1,1000})@`],
   // Poetry's repository credentials: `poetry config http-basic.<repo> <user> <password>`, `pypi-token.<repo> <token>`.
   [['poetry'], `${program('poetry')} {1,4}config {1,4}(?:http-basic\\.[\\w.-]{1,60} {1,4}\\S{1,100}|pypi-token\\.[\\w.-]{1,60}) {1,4}(?:${ARGUMENT_VALUE})`],
   // Fed to standard input: `echo '…' | sudo -S …`, `printf … | docker login --password-stdin`, `sudo -S … <<< '…'`;

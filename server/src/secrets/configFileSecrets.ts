@@ -1,7 +1,7 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
 import { holdsSecret } from './keyNames';
-import { isCacheKey, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
+import { characterClasses, isCacheKey, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than
@@ -56,7 +56,9 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // Hardhat's and Foundry's networks: `accounts: ["0x…"]`, the deployer's private key.
   { id: 'ethereum-private-key', pattern: /accounts["']?[ \t]{0,4}:[ \t]{0,4}\[[ \t]{0,4}["'](?:0x)?([0-9a-fA-F]{64})["']/dg, gate: { keywords: ['accounts'] } },
   // A PuTTY key file's private part: `Private-Lines: N` and N lines of base64.
-  { id: 'putty-private-key', pattern: /Private-Lines:[ \t]{0,4}[0-9]{1,4}\r?\n((?:[A-Za-z0-9+/=]{1,64}\r?\n?){1,200})/dg, gate: { keywords: ['private-lines'] } },
+  { id: 'putty-private-key', pattern: /Private-Lines:[ \t]{0,4}[0-9]{1,4}\r?\n((?:[A-Za-z0-9+/=]{1,64}(?:\r?\n|$)){1,200})/dg, gate: { keywords: ['private-lines'] } },
+  // The whole file when it is all there, as a PEM private key's block is taken whole.
+  { id: 'putty-private-key', pattern: /PuTTY-User-Key-File-[0-9]:[^\r\n]{0,200}\r?\n(?:[^\r\n]{0,200}\r?\n){1,400}?Private-MAC:[ \t]{0,4}[0-9a-fA-F]{40,128}/dg, gate: { keywords: ['putty-user-key-file'] } },
   // `Basic` and base64 of `user:password`, under whatever header (`X-Upstream-Auth: Basic …`).
   {
     id: 'basic-credentials',
@@ -141,7 +143,7 @@ const SECRET_HEADER = /^(?:passwords?|passwd|pwd|pass|secrets?|tokens?|api[ _-]?
  * the secret is (`see vault`) or stands for one.
  */
 export function findTableSecrets(text: string): FoundSecret[] {
-  return [...markdownTableSecrets(text), ...csvSecrets(text)];
+  return [...markdownTableSecrets(text), ...csvSecrets(text), ...keyValueRowSecrets(text)];
 }
 
 /** Names only, each perhaps quoted (a password manager's or a browser's export: `"url","username","password",…`). */
@@ -167,6 +169,27 @@ function csvSecrets(text: string): FoundSecret[] {
       header = column >= 0 ? cells : null;
     } else header = null;
     offset += line.length + 1;
+  }
+  return found;
+}
+
+/**
+ * A table of names and values, one pair a row: AsciiDoc's `|Passwort |…`, Markdown's `| Password | … |`,
+ * Confluence's `|| Password | … |`. The value must read as a password (a table documenting an option
+ * holds a word or a sentence there).
+ */
+const KEY_VALUE_ROW =
+  /^[ \t]*\|{1,2}[ \t]*(?:passwords?|passwd|pwd|pass|passwort|kennwort|contraseña|mot de passe|senha|wachtwoord|hasło|secret|token|api[ _-]?key|secret key|access key secret)[ \t]*\|{1,2}[ \t]*`?([^|`\s]{4,200})`?[ \t]*\|?[ \t]*\r?$/dgim;
+
+function keyValueRowSecrets(text: string): FoundSecret[] {
+  if (!text.includes('|')) return [];
+  const found: FoundSecret[] = [];
+  KEY_VALUE_ROW.lastIndex = 0;
+  for (let row = KEY_VALUE_ROW.exec(text); row; row = KEY_VALUE_ROW.exec(text)) {
+    const [start, end] = row.indices![1]!;
+    // Chosen (digits among three kinds: `TSESTree.Token` is a type) or drawn.
+    const value = row[1]!;
+    if (((characterClasses(value) >= 3 && /[0-9]/.test(value)) || isHighEntropy(value)) && !isPlaceholderValue(value) && !namesASecret(value)) found.push({ start, end });
   }
   return found;
 }

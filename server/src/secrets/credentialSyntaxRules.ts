@@ -200,8 +200,9 @@ function sqlWord(word: string): string {
 export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   {
     id: 'url-password',
-    // The password may hold a `#` or a `?` (a browser would read a fragment or a query there; clients and shells do not).
-    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@"'`<>]{0,256}:([^\s/"'`<>]{1,256})@/dg,
+    // The password may hold a `#` or a `?` (a browser would read a fragment or a query there; clients and shells do not);
+    // the user may be an address (`smtp+tls://notify@acme.dev:…@smtp.host`).
+    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/(?:[^\s:/?#@"'`<>]{1,128}@)?[^\s:/?#@"'`<>]{0,256}:([^\s/"'`<>]{1,256})@/dg,
     gate: { keywords: ['://'] },
     // A token redacted as a URL's user (`https://[REDACTED:github-pat]@…`) is no user and password: redacting twice changes nothing.
     // A password that repeats the user (`user:user@`, `postgres:postgres@localhost`) is a documented default.

@@ -39,7 +39,7 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['salesforce-access-token', '00D[A-Za-z0-9]{12,15}![A-Za-z0-9_.]{80,120}'],
   // A PEM private key in base64, as an environment variable or a Kubernetes Secret holds it: `-----BEGIN … PRIVATE` encoded.
   ['private-key', 'LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,30}?(?:UFJJVkFURS|QUklWQVRF|BSSVZBVE)[A-Za-z0-9+/]{40,12000}={0,2}'],
-  ['mapbox-secret-token', 'sk\\.eyJ[A-Za-z0-9_-]{50,300}\\.[A-Za-z0-9_-]{20,60}'],
+  ['mapbox-secret-token', 'sk\\.eyJ[A-Za-z0-9_-]{30,300}\\.[A-Za-z0-9_-]{20,60}'],
   ['notion-api-token', 'ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'],
   ['replicate-api-token', 'r8_[A-Za-z0-9]{37}'],
   ['groq-api-key', 'gsk_[A-Za-z0-9]{52}'],
@@ -77,6 +77,8 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   // OpenAI's ephemeral Realtime client secret, as its session response returns it.
   ['openai-ephemeral-key', 'ek_[a-f0-9]{32}'],
   ['langsmith-api-key', 'lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'],
+  // Adyen's API keys: `AQE` and a long base64 body.
+  ['adyen-api-key', 'AQE[A-Za-z0-9+/=._-]{100,400}'],
   ['harness-api-key', '(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'],
 ];
 

@@ -16,7 +16,7 @@ import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, na
  * verb before the value, since with a bare `:` they are code the keyed rules read.
  */
 const PROSE =
-  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w-](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
 /** A variable named for a secret, set in a sentence: ``I set `CLOUDFLARE_API_TOKEN` to `…` `` (an agent's summary). */
 const SET_TO =
@@ -64,6 +64,10 @@ const PASSWORD_WORDS_SPAN = /(?:password|passwd|passphrase)(?<![\w-](?:password|
 const CREDS_WITH_SPACES =
   /(?:creds|credentials|login)(?<![\w-](?:creds|credentials|login))(?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?(?::|[ \t]{1,2}(?:is|are|was))[ \t]{1,4}[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
+/** The same after an account's word, in English and other languages (`Tài khoản test …: tester / …`); the password must read as one. */
+const ACCOUNT_WITH_SPACES =
+  /(?:account|konto|compte|cuenta|conta|tài khoản|accesso)(?<![\w-](?:account|konto|compte|cuenta|conta|tài khoản|accesso))[^\r\n:：]{0,80}[:：][ \t]{1,4}[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+
 /**
  * A password quoted after `is` or `was`: `the password is 'Secret123'`, `the password for user
  * 'postgres' is 'admin'`. The quotes mark the exact string to type, so a word counts too.
@@ -110,8 +114,15 @@ function foreignFinder(ascii: boolean): (text: string) => FoundSecret[] {
     for (const pattern of [verbAfter, valueAfter]) {
       pattern.lastIndex = 0;
       for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-        const value = match[1]!.replace(/[.,?:]+$/, '');
-        const start = match.indices![1]![0];
+        let value = match[1]!.replace(/[.,?:]+$/, '');
+        let start = match.indices![1]![0];
+        // In corner brackets (`「…」です`), the value is what they hold; Chinese or Japanese glued to it otherwise is the
+        // rest of a sentence (`1Passwordの「本番DB」に保存`), not a password.
+        const bracketed = /^[「『]([^」』]{6,200})[」』]/.exec(value);
+        if (bracketed) {
+          value = bracketed[1]!;
+          start += 1;
+        } else if (/[\u3000-\u9fff\uff00-\uffef]/.test(value)) continue;
         if (chosenOrDrawn(value)) found.push({ start, end: start + value.length });
       }
     }
@@ -142,7 +153,7 @@ const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 /** Words for a password, which people choose (`the password is UyAPro09!`): a token or a key is drawn. */
 const PASSWORD_WORD = /^(?:pw|pwd|password|passwd|passphrase)$/i;
 
-const ALL_KEYWORDS = ['api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'admin', 'oot', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+const ALL_KEYWORDS = ['account', 'konto', 'compte', 'cuenta', 'conta', 'tài khoản', 'accesso', 'api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'admin', 'oot', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 /**
  * The rule's gates: its words that start with a letter of ASCII, and the first characters of
  * the others (a keyword starting with a character no other keyword starts with slows the scan
@@ -218,6 +229,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const value = match[1]!.replace(/[.!?:]+$/, '');
     const start = match.indices![1]![0];
     if (value.length >= 6 && !value.includes('/') && !WORD_SHAPE.test(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
+  }
+  ACCOUNT_WITH_SPACES.lastIndex = text.includes(' / ') ? 0 : text.length;
+  for (let match = ACCOUNT_WITH_SPACES.exec(text); match; match = ACCOUNT_WITH_SPACES.exec(text)) {
+    const value = match[1]!.replace(/[.!?:]+$/, '');
+    const start = match.indices![1]![0];
+    if (!value.includes('/') && chosenOrDrawn(value)) found.push({ start, end: start + value.length });
   }
   QUOTED_PASSWORD.lastIndex = 0;
   for (let match = QUOTED_PASSWORD.exec(text); match; match = QUOTED_PASSWORD.exec(text)) {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '5473d3aa0f0a8e43';
+export const REDACTION_FINGERPRINT = '7c2ff465087ecf87';

@@ -113,8 +113,9 @@ export const KEYWORD_GATE = ['pass', 'pw', 'psk', 'kennwort', 'contrase', 'senha
  */
 export const ASSIGNED =
   `[\\w.-]{0,40}(?:\\[[0-9]{0,6}\\])?(?:\\\\{0,7}["'\`])?\\]?` +
-  // Operators aligned in a column (`:password       => '…'`), values too (Go's `APIKey:       "…"`), and a table's dashes.
-  `(?:(?:\\s{0,4}|[ \\t]{5,32})(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:))|[ \\t]{1,32}-{3,8}(?=[ \\t]))(?:[ \\t]{0,4}|[ \\t]{5,32})`;
+  // Operators aligned in a column (`:password       => '…'`), values too (Go's `APIKey:       "…"`), and a table's dashes;
+  // Chinese and Japanese write the colon full width (`AccessKeySecret：…`).
+  `(?:(?:\\s{0,4}|[ \\t]{5,32})(?:=>|:{1,3}=|[?+.]=|=(?!=)|:(?!:)|：)|[ \\t]{1,32}-{3,8}(?=[ \\t]))(?:[ \\t]{0,4}|[ \\t]{5,32})`;
 
 /**
  * A value between backslash-escaped quotes: JSON written inside a string (`{\\"password\\":\\"…\\"}`
@@ -133,7 +134,8 @@ export const QUOTED_VALUE = `"([^"\\r\\n]{1,4096})"|'([^'\\r\\n]{1,4096})'|\`([^
 export const QUOTED_VALUE_WITH_ESCAPES =
   `"((?:[^"\\\\\\r\\n]|\\\\[^\\r\\n]){1,4096})"|'((?:[^'\\\\\\r\\n]|\\\\[^\\r\\n]){1,4096})'|\`([^\`\\r\\n]{1,4096})\``;
 
-const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]]`;
+// Full-width punctuation ends a value as its ASCII kin do (`AccessKeySecret：…，AccessKeyId …`).
+const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]，；。、]`;
 /**
  * An unquoted value: what ends a value in code and config (space, quote, separator, closing
  * bracket) ends it; balanced parentheses may sit inside (`Pa(ss)w0rd`). Eight characters at

@@ -10,6 +10,7 @@ import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
 import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
 import { findForeignScriptSecrets, findProseSecrets, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
+import { findSentenceSecrets, SENTENCE_KEYWORDS } from './sentenceSecrets';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN } from './prefixedTokens';
 import { SERVER_CONFIG_RULES } from './serverConfigSecrets';
 import { findSqlInsertSecrets, SQL_INSERT_KEYWORDS } from './sqlInsertValues';
@@ -91,6 +92,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'listed-secret', find: findListedValues, gate: { keywords: [':\n', ':\r\n', '<<<'] } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
   { id: 'prose-secret', find: findForeignScriptSecrets, gate: { characters: PROSE_CHARACTERS } },
+  { id: 'prose-secret', find: findSentenceSecrets, gate: { keywords: SENTENCE_KEYWORDS } },
   { id: 'printed-secret', find: findPrintedSecrets, gate: { keywords: PRINTED_SECRET_KEYWORDS } },
   // Last: a value found by a rule above is named by it.
   { id: 'high-entropy-string', find: findBareTokens, gate: { characters: BARE_TOKEN_CHARACTERS } },

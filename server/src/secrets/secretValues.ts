@@ -260,6 +260,8 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // A command's flag in an argument list (`"get-token", "--cluster-name"`), an external reference (wpa_supplicant's
   // `psk=ext:name`), an `auth` attribute's mode (Tomcat's `auth="Container"`), a CSV header's next column.
   if (/^--?[a-z][a-z0-9-]{1,40}$/.test(secret) || /^ext:[\w.-]{1,100}$/.test(secret)) return false;
+  // A YAML alias (`password: *db_password`): the value is the anchor's, written elsewhere.
+  if (/^\*[\w.-]{1,100}$/.test(secret) && /:[ \t]{1,4}$/.test(text.slice(Math.max(0, start - 6), start))) return false;
   // Vault's audit log: every secret replaced by its HMAC (`hmac-sha256:…`), made to be kept.
   if (/^hmac-sha256:[0-9a-f]{64}$/.test(secret)) return false;
   if (/^auth$/i.test(key) && /^[A-Za-z]{2,20}$/.test(secret)) return false;

@@ -88,5 +88,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   },
   // redis-cli's answer to `CONFIG GET requirepass`: `1) "requirepass"` then `2) "…"`.
   { id: 'config-password', pattern: /1\) "(?:requirepass|masterauth)"\r?\n2\) "([^"\r\n]{1,1000})"/dg, gate: { keywords: ['requirepass', 'masterauth'] }, accept },
+  // Caddy's DNS challenge: `dns cloudflare <token>` in a Caddyfile's `tls` block.
+  { id: 'config-password', pattern: /(?<![\w-])dns[ \t]{1,4}cloudflare[ \t]{1,4}([A-Za-z0-9_-]{20,200})(?![\w-])/dg, gate: { keywords: ['dns cloudflare'] }, accept },
   { id: 'config-password', find: findPppSecrets, gate: { keywords: ['chap-secrets', 'pap-secrets'] } },
 ];

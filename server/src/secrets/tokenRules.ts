@@ -146,7 +146,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'digitalocean-token', pattern: token('do[opr]_v1_[a-f0-9]{64}'), gate: { tokenRun: 71 } },
   { id: 'shopify-token', pattern: token('shp(?:at|ca|pa|ss)_[A-Za-z0-9]{32,40}'), gate: { tokenRun: 38 } },
   // Service, batch and recovery tokens of HashiCorp Vault 1.10+ (`hvs.` and ~90 characters).
-  { id: 'vault-token', pattern: token('hv[sbr]\\.[A-Za-z0-9_-]{24,300}', 'A-Za-z0-9_.-'), gate: { tokenRun: 24 } },
+  // A sentence's period may follow it (`result was hvr.….`).
+  { id: 'vault-token', pattern: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,300}(?![A-Za-z0-9_-]|\.[A-Za-z0-9_-])/dg, gate: { tokenRun: 24 } },
   // Vault's batch tokens before 1.10: `b.AAAAAQ…`, a hundred characters and more.
   { id: 'vault-token', pattern: token('b\\.AAAAAQ[A-Za-z0-9_-]{60,600}', 'A-Za-z0-9_.-'), gate: { tokenRun: 60 } },
   // Vault's tokens before 1.10: `s.` and 24 letters and digits, in a text that names Vault (as gitleaks reads them).
@@ -179,6 +180,15 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     id: 'teams-webhook-url',
     pattern: /webhook(?:b2)?\/([0-9a-f-]{36}@[0-9a-f-]{36}\/[A-Za-z]{1,40}\/[0-9a-f]{32}\/[0-9a-f-]{36}(?:\/[A-Za-z0-9_-]{20,100}(?![A-Za-z0-9_-])|(?![0-9a-f-])))/dg,
     gate: { keywords: ['ebhook'] },
+  },
+  // A Cloudinary URL's API key and secret together (`cloudinary://<key>:<secret>@<cloud>`): the pair is the credential.
+  { id: 'cloudinary-url', pattern: /cloudinary:\/\/([0-9]{10,20}:[A-Za-z0-9_-]{20,40})@/dg, gate: { keywords: ['cloudinary://'] } },
+  // Postmark's server and account tokens are UUIDs: one after a token's word in a line that names Postmark
+  // (`X-Postmark-Server-Token: …`, "Postmark server API token …: …").
+  {
+    id: 'postmark-server-token',
+    pattern: /(?:postmark|Postmark|POSTMARK)[^\r\n]{0,120}?(?:token|Token|TOKEN)[^\r\n]{0,80}?(?<![\w-])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dg,
+    gate: { keywords: ['postmark'] },
   },
   // A ThingsBoard device's access token, the one part of its HTTP API's path that is secret.
   {

@@ -1,0 +1,57 @@
+import type { FoundSecret } from './secretRules';
+import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret, readsAsWords } from './secretValues';
+
+/**
+ * Secrets told in conversation further from their word than proseSecrets.ts reads: a value
+ * drawn at random later in the sentence that names a token or a key (`the auth token got rotated —
+ * the one in our .env is `…``, `mine is …`), and an answer to a question about a password
+ * (`what's the password for the Figma viewer?` then `it's …`).
+ */
+
+/**
+ * A secret's word, whole (a key only as an API's, a service's or an access key: `public key: …` is none), then within the line `is`, `was` or a colon, then the value, perhaps in a code
+ * span (reStructuredText's double backticks too).
+ */
+const LATER_IN_SENTENCE =
+  /(?:token|secret|api[ _-]?key|apikey|password|passwd|(?:service|access|secret|auth|license) key)(?<![A-Za-z0-9](?:token|secret|api[ _-]?key|apikey|password|passwd|(?:service|access|secret|auth|license) key))s?(?![A-Za-z])[^\r\n]{0,120}?(?:[ \t](?:is|was)|:)[ \t]{1,4}(`{0,2})([A-Za-z0-9_+/=.-]{16,200})\1(?![\w+/=-])/dgi;
+
+/** A question naming a password, and the next lines' answer: `it's …`, `use …`, `try …` (a chat's name before it). */
+const ANSWER =
+  /(?:password|passwd|passphrase|pw|pwd|pin|creds|login)(?<![A-Za-z](?:password|passwd|passphrase|pw|pwd|pin|creds|login))[^\r\n]{0,200}\?[ \t]*\r?\n(?:[ \t>]*\r?\n){0,2}[ \t>]*(?:[\w. -]{1,30}:[ \t]*)?(?:it['’]s|it is|use|try|just use)[ \t]{1,4}[`"']?([^\s`"',;]{4,100})/dgi;
+
+export const SENTENCE_KEYWORDS = ['token', 'secret', 'api key', 'api_key', 'api-key', 'apikey', 'service key', 'access key', 'auth key', 'license key', 'pass', 'pw', 'pin', 'cred', 'login'];
+
+/**
+ * Drawn, not written: capitals, small letters and digits mixed; or hex digits in a code span, of a
+ * length no commit's or digest's hash has (40 and 64 are Git's and SHA-256's).
+ */
+function drawn(value: string, inCodeSpan: boolean): boolean {
+  // Words run together are an identifier (`RequestContextV2`, `JsonWebTokenAlgorithms.ES256`), whatever their digits.
+  if (isPlaceholderValue(value) || namesASecret(value) || !isHighEntropy(value) || readsAsWords(value)) return false;
+  if (/^[0-9a-f]+$/.test(value)) return inCodeSpan && value.length >= 24 && value.length !== 40 && value.length !== 64;
+  return /[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value) && looksGenerated(value);
+}
+
+/** Chosen (three kinds of character, eight or more) or drawn. */
+function chosen(value: string): boolean {
+  return !isPlaceholderValue(value) && !namesASecret(value) && ((value.length >= 8 && characterClasses(value) >= 3) || looksGenerated(value));
+}
+
+export function findSentenceSecrets(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  LATER_IN_SENTENCE.lastIndex = 0;
+  for (let match = LATER_IN_SENTENCE.exec(text); match; match = LATER_IN_SENTENCE.exec(text)) {
+    // A value cut short for display (`ops_eyJzaWdu..[Redacted]`) is not the secret.
+    if (match[2]!.endsWith('..')) continue;
+    const value = match[2]!.replace(/[.]+$/, '');
+    const [start] = match.indices![2]!;
+    if (drawn(value, match[1] !== '')) found.push({ start, end: start + value.length });
+  }
+  ANSWER.lastIndex = 0;
+  for (let match = ANSWER.exec(text); match; match = ANSWER.exec(text)) {
+    const value = match[1]!.replace(/[.!?:]+$/, '');
+    const [start] = match.indices![1]!;
+    if (chosen(value)) found.push({ start, end: start + value.length });
+  }
+  return found;
+}
