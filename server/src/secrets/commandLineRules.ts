@@ -89,7 +89,7 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
       `|${program('net')} {1,4}use(?: {1,4}(?:[A-Za-z]:|\\*))? {1,4}\\\\\\\\\\S{1,200}(?: {1,4}/u(?:ser)?:\\S{1,100})? {1,4}(?!/)(?:${ARGUMENT_VALUE})`,
   ],
   // The same arguments logged without the program (a scheduled task's `Action arguments: use Z: \\\\h\\s /user:… …`).
-  [['user:'], `(?<![\\w-])use {1,4}(?:[A-Za-z]:|\\*) {1,4}\\\\\\\\\\S{1,200} {1,4}/u(?:ser)?:\\S{1,100} {1,4}(?!/)(?:${ARGUMENT_VALUE})`],
+  [[': \\\\'], `(?<![\\w-])use {1,4}(?:[A-Za-z]:|\\*) {1,4}\\\\\\\\\\S{1,200} {1,4}/u(?:ser)?:\\S{1,100} {1,4}(?!/)(?:${ARGUMENT_VALUE})`],
   // FreeRDP's `/p:…`; the VS Code and Open VSX publishers' `-p`/`--pat`; MinIO's `mc alias set name url access secret`.
   [['freerdp'], `${program('[xw]freerdp3?|sdl-freerdp3?')}${REST_OF_COMMAND} /p:(?:${ATTACHED_VALUE})`],
   [['vsce', 'ovsx'], `${program('vsce|ovsx')}${REST_OF_COMMAND} (?:-p|--pat)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],

@@ -73,7 +73,7 @@ export function joinContinuedLines(text: string): JoinedLines[] {
   if (continues(text)) joinsOf(CONTINUATION, text, ' ', joins);
   if (concatenates(text)) joinsOf(CONCATENATION, text, '', joins);
   if (text.includes('=\n') && /uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
-  if (text.includes('"-') || text.includes("'-") || POSITIONAL_PROGRAM.test(text)) argumentLists(text, joins);
+  if (text.includes('"-') || text.includes("'-") || ((text.includes('",') || text.includes("',")) && POSITIONAL_PROGRAM.test(text))) argumentLists(text, joins);
   if (joins.length === 0) return [];
   joins.sort((a, b) => a.index - b.index);
   const pieces: JoinedLines[] = [];

@@ -5,6 +5,8 @@ import { XML_FORMS } from './xmlKeyedForms';
 import { isSensitiveKeyName } from './keyNames';
 import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, readsAsPassword } from './secretValues';
 
+const OPENAPI_NAME = /(?<![\w-])name[ \t]{0,4}:[ \t]{0,4}$/;
+
 /**
  * The forms a value takes under a key name (keyedSecrets.ts finds the names): `key = value` in
  * any language or config format (a password of symbols too), `--key value`, XML
@@ -348,6 +350,8 @@ export const FORMS: readonly Form[] = [
   // An OpenAPI parameter's example a few lines on: `name: X-Api-Key`, its schema, then `example: …` (drawn ones only).
   {
     rule: 'generic-assignment',
+    // Tried only after `name:` (the lazy reach past other lines is costly for every key name).
+    around: (n) => OPENAPI_NAME.test(n.text.slice(Math.max(0, n.start - 40), n.start)),
     before: /(?<![\w-])name["']?[ \t]{0,4}[:=][ \t]{0,4}["']?$/,
     after: sticky(`["']?[^{}]{0,300}?(?<![\\w-])["']?(?:x-)?example["']?[ \\t]{0,4}[:=][ \\t]{0,4}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})`),
     from: 'name',

@@ -77,7 +77,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
  * other keywords start with (see KEYWORD_GATE).
  */
 export const POSITIONAL_KEYWORDS = [
-  'pdo(', 'sqli', '->__construct(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
+  'pdo(', 'sqli', 'construct(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'create_superuser(', 'create_user(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
 ];

@@ -56,7 +56,7 @@ const NEW_PASSWORD_PRINTED = /elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'reset-password', 'env:'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,

@@ -153,7 +153,8 @@ const USER_AND_PASSWORD = /^[\w.@+-]{1,64}[/:]/;
 /** Words for a password, which people choose (`the password is UyAPro09!`): a token or a key is drawn. */
 const PASSWORD_WORD = /^(?:pw|pwd|password|passwd|passphrase)$/i;
 
-const ALL_KEYWORDS = ['account', 'konto', 'compte', 'cuenta', 'conta', 'tài khoản', 'accesso', 'api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'admin', 'oot', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
+// `conta` with what follows it: alone it starts `contains`, `container`, `contact`.
+const ALL_KEYWORDS = ['account', 'konto', 'compte', 'cuenta', 'conta ', 'conta:', 'tài khoản', 'accesso', 'api key', 'my key', 'our key', 'your key', 'the key', 'key is', 'key was', 'key =', 'bearer', 'pw', 'cred', 'login', 'log in', 'sign in', 'signin', 'admin', 'oot', 'pass', 'token', 'secret', ...FOREIGN_KEYWORDS];
 /**
  * The rule's gates: its words that start with a letter of ASCII, and the first characters of
  * the others (a keyword starting with a character no other keyword starts with slows the scan

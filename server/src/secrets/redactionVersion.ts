@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '7c2ff465087ecf87';
+export const REDACTION_FINGERPRINT = 'f130f39e49bbd2e0';

@@ -47,7 +47,7 @@ export function findSentenceSecrets(text: string): FoundSecret[] {
     const [start] = match.indices![2]!;
     if (drawn(value, match[1] !== '')) found.push({ start, end: start + value.length });
   }
-  ANSWER.lastIndex = 0;
+  ANSWER.lastIndex = text.includes('?') ? 0 : text.length;
   for (let match = ANSWER.exec(text); match; match = ANSWER.exec(text)) {
     const value = match[1]!.replace(/[.!?:]+$/, '');
     const [start] = match.indices![1]!;

@@ -60,7 +60,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   {
     id: 'config-password',
     pattern: /(?:(?:^|\n)[ \t]*user|ACL[ \t]{1,4}SETUSER)[ \t]{1,4}[\w.-]{1,100}(?:[ \t]{1,4}[^\s>]\S{0,200}){0,20}?[ \t]{1,4}>(\S{1,1000})/dg,
-    gate: { keywords: ['acl setuser', ' on >', ' on ~'] },
+    gate: { keywords: ['acl setuser', 'on >', 'on ~'] },
     accept,
   },
   { id: 'config-password', find: findJaasUsers, gate: { keywords: ['loginmodule'] } },
@@ -75,10 +75,10 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   {
     id: 'pagerduty-integration-key',
     pattern: /(?:routing_key|service_key|integration_key)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([0-9a-f]{32})(?![\w-])/dg,
-    gate: { keywords: ['routing_key', 'service_key', 'integration_key'] },
+    gate: { keywords: ['outing_key', 'service_key', 'integration_key'] },
   },
   { id: 'config-password', pattern: /SQLConnectInfo[ \t]{1,20}\S{1,200}[ \t]{1,20}\S{1,100}[ \t]{1,20}(\S{1,1000})/dg, gate: { keywords: ['sqlconnectinfo'] }, accept },
-  { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['userlist', 'auth_file'] } },
+  { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['serlist', 'auth_file'] } },
   // Redis' AUTH as the protocol writes it, escaped in strace's output: `*2\r\n$4\r\nAUTH\r\n$17\r\n…\r\n` (a user first in `*3`).
   {
     id: 'config-password',
@@ -87,7 +87,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
     accept,
   },
   // redis-cli's answer to `CONFIG GET requirepass`: `1) "requirepass"` then `2) "…"`.
-  { id: 'config-password', pattern: /1\) "(?:requirepass|masterauth)"\r?\n2\) "([^"\r\n]{1,1000})"/dg, gate: { keywords: ['requirepass', 'masterauth'] }, accept },
+  { id: 'config-password', pattern: /1\) "(?:requirepass|masterauth)"\r?\n2\) "([^"\r\n]{1,1000})"/dg, gate: { keywords: ['pass', 'masterauth'] }, accept },
   // Caddy's DNS challenge: `dns cloudflare <token>` in a Caddyfile's `tls` block.
   { id: 'config-password', pattern: /(?<![\w-])dns[ \t]{1,4}cloudflare[ \t]{1,4}([A-Za-z0-9_-]{20,200})(?![\w-])/dg, gate: { keywords: ['dns cloudflare'] }, accept },
   { id: 'config-password', find: findPppSecrets, gate: { keywords: ['chap-secrets', 'pap-secrets'] } },
