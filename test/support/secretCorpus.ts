@@ -194,7 +194,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'ce091', 'ce130', 'ce186', 'ce209', 'ce213',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -795,3 +795,24 @@ describe("round 39: what people write each other (tickets, runbooks, emails, cha
     ]);
   });
 });
+
+describe("round 40: an Azure Function's key, a Cloudflare Tunnel token, kubeadm's bootstrap token, a password in a commit message's parentheses, Mosquitto's C client", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['fetch("https://thumbnailer-prod.azurewebsites.net/api/Resize?code=nl8kcMytAEqxUU12dIA2Yb0RhS7Ilz_WQ7ZXdYkvI15KOLQrG5Sjix==")', `fetch("https://thumbnailer-prod.azurewebsites.net/api/Resize?code=${R('azure-function-key')}")`],
+      ['PS> cloudflared.exe service install eyJhIjoivvdvL0epy0YEb0xaliHdlf3SczPvSJnQ8kBcJA-9VxFSPTrYFQet8ShgZUyO59xzh_s9RK2kTQ7Kst', `PS> cloudflared.exe service install ${R('cloudflare-tunnel-token')}`],
+      ['kubeadm join 10.0.0.10:6443 --token tLOm2V.YOGCHroFDYjkyyfK \\', `kubeadm join 10.0.0.10:6443 --token ${R('command-line-password')} \\`],
+      ['hotfix: hardcode staging admin password (Staging771Admin) until vault agent is back', `hotfix: hardcode staging admin password (${R('prose-secret')}) until vault agent is back`],
+      ['mosquitto_username_pw_set(mosq, "sensor-node-7", "Humid388Sensor");', `mosquitto_username_pw_set(mosq, "sensor-node-7", "${R('positional-password')}");`],
+    ]);
+  });
+
+  it("keeps an option's note in parentheses, a function's other query, kubeadm's discovery hash", () => {
+    assertKeeps([
+      'password (optional) — leave empty to use the agent',
+      '- Rotated the staging DB password (OPS-1423); new one in the vault',
+      'https://app.azurewebsites.net/api/status?name=thumbnailer',
+      '--discovery-token-ca-cert-hash sha256:183666bec32711f16b45a6ce3aa28e95ae34e79156bbfeed732a614c87be0eda',
+    ]);
+  });
+});

@@ -103,6 +103,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
     ['smb', 'net ads', 'net rpc'],
     `(?:${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}|${program('net')} {1,4}(?:ads|rpc))${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
+  // A cluster's bootstrap token: `kubeadm join … --token abcdef.0123456789abcdef`.
+  [['kubeadm'], `${program('kubeadm')}${REST_OF_COMMAND} --token(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // MySQL Shell's URI without a scheme, given whole: `mysqlsh --uri user:…@host:3306`, `mysqlsh user:…@host`.
   [['mysqlsh'], `${program('mysqlsh')}${REST_OF_COMMAND} (?:--uri[ =])?["']?(?:mysqlx?:\\/\\/)?[^\\s:@"'/]{1,100}:([^\\s@"']{1,1000})@`],
   // Poetry's repository credentials: `poetry config http-basic.<repo> <user> <password>`, `pypi-token.<repo> <token>`.

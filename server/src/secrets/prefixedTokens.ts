@@ -77,6 +77,8 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   // OpenAI's ephemeral Realtime client secret, as its session response returns it.
   ['openai-ephemeral-key', 'ek_[a-f0-9]{32}'],
   ['langsmith-api-key', 'lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'],
+  // A Cloudflare Tunnel's token: base64 of `{"a":"<account>","t":"<tunnel>","s":"<secret>"}`.
+  ['cloudflare-tunnel-token', 'eyJhIjoi[A-Za-z0-9+/_=-]{60,1000}'],
   // Adyen's API keys: `AQE` and a long base64 body.
   ['adyen-api-key', 'AQE[A-Za-z0-9+/=._-]{100,400}'],
   ['harness-api-key', '(?:pat|sat)\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}'],

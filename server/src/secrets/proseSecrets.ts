@@ -57,6 +57,9 @@ const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,
 /** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
 const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
 
+/** In parentheses after the word, as a commit message puts it: `hardcode staging admin password (…) until …`. */
+const PASSWORD_PARENS = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}\(([^()\s]{6,64})\)/dgi;
+
 /** The same a few words on, in a code span: ``the password you pasted (`…`)``. */
 const PASSWORD_WORDS_SPAN = /(?:password|passwd|passphrase)(?<![\w-](?:password|passwd|passphrase))(?:[ \t]{1,2}[\w'’-]{1,20}){1,5}?[ \t]{1,2}\(?`([^`\s"'=]{8,64})`/dgi;
 
@@ -213,6 +216,12 @@ export function findProseSecrets(text: string): FoundSecret[] {
   for (let match = PASSWORD_SPAN.exec(text); match; match = PASSWORD_SPAN.exec(text)) {
     const [start, end] = match.indices![2]!;
     if (chosenOrDrawn(match[2]!) && !namesASecret(match[2]!)) found.push({ start, end });
+  }
+  PASSWORD_PARENS.lastIndex = 0;
+  for (let match = PASSWORD_PARENS.exec(text); match; match = PASSWORD_PARENS.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    // Not a ticket's key (`password (OPS-1423)`).
+    if (chosenOrDrawn(match[1]!) && !namesASecret(match[1]!) && !/^[A-Z][A-Z0-9]{1,9}-[0-9]{1,7}$/.test(match[1]!)) found.push({ start, end });
   }
   PASSWORD_WORDS_SPAN.lastIndex = 0;
   for (let match = PASSWORD_WORDS_SPAN.exec(text); match; match = PASSWORD_WORDS_SPAN.exec(text)) {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = 'f130f39e49bbd2e0';
+export const REDACTION_FINGERPRINT = 'b69246b31ceb2d5e';

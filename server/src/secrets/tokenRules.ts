@@ -181,6 +181,8 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     pattern: /webhook(?:b2)?\/([0-9a-f-]{36}@[0-9a-f-]{36}\/[A-Za-z]{1,40}\/[0-9a-f]{32}\/[0-9a-f-]{36}(?:\/[A-Za-z0-9_-]{20,100}(?![A-Za-z0-9_-])|(?![0-9a-f-])))/dg,
     gate: { keywords: ['ebhook'] },
   },
+  // An Azure Function's key in its URL: `https://app.azurewebsites.net/api/fn?code=…`.
+  { id: 'azure-function-key', pattern: /azurewebsites\.net\/api\/[^\s?#"'`]{1,200}\?(?:[^\s#"'`]{0,500}&)?code=([A-Za-z0-9_-]{20,200}={0,2})/dg, gate: { keywords: ['azurewebsites.net'] } },
   // A Cloudinary URL's API key and secret together (`cloudinary://<key>:<secret>@<cloud>`): the pair is the credential.
   { id: 'cloudinary-url', pattern: /cloudinary:\/\/([0-9]{10,20}:[A-Za-z0-9_-]{20,40})@/dg, gate: { keywords: ['cloudinary://'] } },
   // Postmark's server and account tokens are UUIDs: one after a token's word in a line that names Postmark
