@@ -198,7 +198,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'cg008', 'cg071', 'cg083', 'cg097', 'cg110', 'cg129', 'cg134', 'cg135', 'cg146', 'cg192', 'cg200', 'cg220', 'ch022', 'ch023', 'ch057',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -816,3 +816,32 @@ describe("round 40: an Azure Function's key, a Cloudflare Tunnel token, kubeadm'
     ]);
   });
 });
+
+describe('round 41: recent and niche services (Cloud SQL DSNs, Spark properties, Alibaba profiles, Convex, wandb, Honeycomb, Statsig, Unleash, steamcmd, Particle, zip)', () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['DSN: "ingest:Kestrel_151_blue@cloudsql-mysql(acme-events:us-central1:events-sql)/events?parseTime=true",', `DSN: "ingest:${R('dsn-password')}@cloudsql-mysql(acme-events:us-central1:events-sql)/events?parseTime=true",`],
+      ['spark.hadoop.fs.s3a.secret.key            f400f04FnIQxMaL505Hk87ds84SlgeDZgwZcWTyx', `spark.hadoop.fs.s3a.secret.key            ${R('generic-assignment')}`],
+      ['DefaultProfile.getProfile("cn-hangzhou", "LTAI65QcPzNR9oEbLBegcBhY", "BD8m9MvKsUXSSOnVZfHz5aXUTyCllT");', `DefaultProfile.getProfile("cn-hangzhou", "${R('alibaba-access-key-id')}", "${R('positional-password')}");`],
+      ["CONVEX_DEPLOY_KEY='prod:happy-otter-123|R3TSIjAwxeQjkKnrL1M_0pQx-fQrv1SC-jx05fwuCkfId9MSrR3yrgO6uKjU' npx convex deploy", `CONVEX_DEPLOY_KEY='${R('convex-deploy-key')}' npx convex deploy`],
+      ['$ wandb login c0a29a09a152467ce9437fb369e6bda66c404414', `$ wandb login ${R('command-line-password')}`],
+      ['      x-honeycomb-team: hcaik_GminXpKp1gvEetyYdinEvphSbwBZuPXZiW7Lu9MgbCqqgqgzhNO5u9rHRF', `      x-honeycomb-team: ${R('honeycomb-api-key')}`],
+      ['await Statsig.initialize("secret-g0RhS2RZJgZNNpQaHYFq6Z3H8lC24yG8V0adYbypL39", {});', `await Statsig.initialize("${R('statsig-server-secret')}", {});`],
+      ['http.Header{"Authorization": {"*:production.da27d74850f63e813b9a2060a05bf8d1e09e7af6a956300766c22344"}}', `http.Header{"Authorization": {"*:production.${R('unleash-api-token')}"}}`],
+      ['bot.run("KKIVPW76NPrJYPM8_vfxtT2ubd.dFpnXJ.93sWCxJlO2n8Cy5FCilgW_JZApkL6--L_FUamZ")', `bot.run("${R('discord-bot-token')}")`],
+      ['$ ./steamcmd.sh +force_install_dir /srv/valheim +login valheim_host Longship573! +app_update 896660', `$ ./steamcmd.sh +force_install_dir /srv/valheim +login valheim_host ${R('command-line-password')} +app_update 896660`],
+      ['$ particle token create --expires-in 31536000\n? Please enter your password: [hidden]\nNew access token never expires\n    44ba0295ff3debaea40702dfc67bf2de99a1fff1', `$ particle token create --expires-in 31536000\n? Please enter your password: [hidden]\nNew access token never expires\n    ${R('printed-secret')}`],
+      ["$ zip -r -P 'Octopus312ink' customer-export-2024-11.zip exports/", `$ zip -r -P '${R('command-line-password')}' customer-export-2024-11.zip exports/`],
+    ]);
+  });
+
+  it("keeps a token's table without an id, an assignment of a placeholder quoted as a value, validation rules, a Git hash after a branch", () => {
+    assertKeeps([
+      '$ vault token lookup -accessor 58W0K6wOJS6y8ChTfKLfzsxf\nKey                 Value\n---                 -----\nid                  n/a\npolicies            [default dev-read]',
+      `secret: 'password = "{{ vault_pg_admin_password }}"'`,
+      "$validated = $request->validate(['password' => 'required|min:12|confirmed']);",
+      'origin:main.4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a',
+      '$ wandb login --relogin',
+    ]);
+  });
+});

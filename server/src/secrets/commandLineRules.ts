@@ -103,6 +103,11 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
     ['smb', 'net ads', 'net rpc'],
     `(?:${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}|${program('net')} {1,4}(?:ads|rpc))${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
+  // `wandb login <key>`; steamcmd's `+login user password`; `zip -P …`.
+  [['wandb'], `${program('wandb')} {1,4}login(?: {1,4}--?[\\w-]{1,30})* {1,4}(?!-)(?:${ARGUMENT_VALUE})`],
+  [['steamcmd'], `${program('steamcmd')}(?:\\.sh|\\.exe)?${REST_OF_COMMAND} \\+login {1,4}${WORD} {1,4}(?!\\+)(?:${ARGUMENT_VALUE})`],
+  // Gated by `ip `: a keyword starting with `z` would slow the scan every text gets (secretPatterns.ts).
+  [['ip '], `(?:${program('zip')}|${program('unzip')}) ${REST_OF_COMMAND}(?<= )(?:-P|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // A cluster's bootstrap token: `kubeadm join … --token abcdef.0123456789abcdef`.
   [['kubeadm'], `${program('kubeadm')}${REST_OF_COMMAND} --token(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // MySQL Shell's URI without a scheme, given whole: `mysqlsh --uri user:…@host:3306`, `mysqlsh user:…@host`.

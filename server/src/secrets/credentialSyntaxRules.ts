@@ -13,8 +13,9 @@ function acceptNonPlaceholder(secret: string): boolean {
   return !isPlaceholderValue(secret);
 }
 
-// `@tcp(…)`, `@unix(…)`, `@(host:port)` (no protocol named: TCP), or `@/db`: the driver's default address.
-const DSN_ADDRESS = /@(?:tcp6?\(|unix\(|\((?=[\w.:[\]-]{1,255}\)\/)|\/(?=[\w$-]))/g;
+// `@tcp(…)`, `@unix(…)`, a registered network's (`@cloudsql-mysql(project:region:instance)/db`), `@(host:port)` (no
+// protocol named: TCP), or `@/db`: the driver's default address.
+const DSN_ADDRESS = /@(?:tcp6?\(|unix\(|[a-z][a-z0-9-]{2,30}\((?=[\w.:[\]-]{1,255}\)\/)|\((?=[\w.:[\]-]{1,255}\)\/)|\/(?=[\w$-]))/g;
 const NOT_IN_PASSWORD = /[\s"'`:]/;
 const USER_CHARACTER = /[\w.%+-]/;
 
@@ -233,7 +234,7 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     accept: acceptNonPlaceholder,
   },
   // Its keywords start with letters others start with (KEYWORD_GATE in secretPatterns.ts).
-  { id: 'dsn-password', find: findDsnPasswords, gate: { keywords: ['tcp', 'x(', '@/', '@('] } },
+  { id: 'dsn-password', find: findDsnPasswords, gate: { keywords: ['tcp', 'x(', '@/', '@(', 'cloudsql'] } },
   { id: 'pgpass-password', find: findPgpassPasswords, gate: { keywords: [':543', ':643', ':*:'] } },
   // A URL's signature is its credential: Azure SAS `sig=`, S3's `X-Amz-Signature` and session token, GCS' `X-Goog-Signature`.
   {

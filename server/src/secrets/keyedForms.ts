@@ -282,6 +282,16 @@ export const FORMS: readonly Form[] = [
     // Not the next pair of a log line (`reason=invalid_password request_id=…`).
     accept: (s, n) => looksGenerated(s) && !underDigestHeader(n) && !/^[A-Za-z_][\w.-]{0,60}[=:][^\s=:]/.test(s),
   },
+  // A properties file's aligned columns: `spark.hadoop.fs.s3a.secret.key      …` (Spark, Hadoop), a dotted name starting
+  // its line (a printed table's rows, `password      …`, are the table's rules').
+  {
+    rule: 'generic-assignment',
+    around: (n) => (n.text[n.end] === ' ' || n.text[n.end] === '\t') && n.text.slice(n.start, n.end).includes('.'),
+    before: /(?:^|\n)[ \t]{0,40}$/,
+    after: sticky(`[ \\t]{5,60}(?:${QUOTED_VALUE}|${UNQUOTED_VALUE})[ \\t]*(?=\\r?\\n|$)`),
+    from: 'name',
+    accept: (s) => looksGenerated(s) && !isPlaceholderValue(s),
+  },
   // fish's `set -gx NAME '…'` and a config line `Password …` (cntlm, proxies): a name that holds a password alone
   // before its value, which reads as chosen or drawn.
   {

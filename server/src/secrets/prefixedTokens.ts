@@ -77,6 +77,9 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   // OpenAI's ephemeral Realtime client secret, as its session response returns it.
   ['openai-ephemeral-key', 'ek_[a-f0-9]{32}'],
   ['langsmith-api-key', 'lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}'],
+  // Honeycomb's ingest and management keys (`hcaik_…`, `hcamk_…`); Statsig's server secret (`secret-…`, mixed).
+  ['honeycomb-api-key', 'hc[a-z]{2,3}k_[A-Za-z0-9]{40,80}'],
+  ['statsig-server-secret', 'secret-(?=[A-Za-z0-9]{0,60}[0-9])(?=[A-Za-z0-9]{0,60}[A-Z])(?=[A-Za-z0-9]{0,60}[a-z])[A-Za-z0-9]{30,60}'],
   // A Cloudflare Tunnel's token: base64 of `{"a":"<account>","t":"<tunnel>","s":"<secret>"}`.
   ['cloudflare-tunnel-token', 'eyJhIjoi[A-Za-z0-9+/_=-]{60,1000}'],
   // Adyen's API keys: `AQE` and a long base64 body.

@@ -51,12 +51,17 @@ const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(
  */
 const PRINTED_SECOND_LINE =
   /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?(?:(?:sudo {1,4})?cat {1,4}\S*openvpn\S*(?:auth|pass|cred)\S*|etcdctl[^\r\n]{0,200} get {1,4}\S*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)\S*)[ \t]*\r?\n[ \t]*\S{1,200}[ \t]*\r?\n[ \t]*(\S{4,1000})[ \t]*(?=\r?\n|$)/dg;
-/** What a tool prints after setting a password: Elasticsearch's `elasticsearch-reset-password` (`New value: …`). */
-const NEW_PASSWORD_PRINTED = /elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\nNew value:[ \t]{1,4}(\S{6,1000})/dg;
+/**
+ * What a tool prints after making a password or a token, a few lines on: Elasticsearch's
+ * `elasticsearch-reset-password` (`New value: …`), Particle's `particle token create` (the token
+ * alone on its line).
+ */
+const NEW_PASSWORD_PRINTED =
+  /elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\nNew value:[ \t]{1,4}(\S{6,1000})|particle[ \t]{1,4}token[ \t]{1,4}create[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\n[ \t]*([0-9a-f]{40})[ \t]*(?=\r?\n|$)/dg;
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'particle token'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -105,10 +110,13 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
     LISTED_KEY.lastIndex = 0;
     for (let key = LISTED_KEY.exec(match[1]!); key; key = LISTED_KEY.exec(match[1]!)) found.push({ start: outputStart + key.index, end: outputStart + key.index + key[0].length });
   }
-  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1]] as const) {
+  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1], [NEW_PASSWORD_PRINTED, 2]] as const) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-      const [start, end] = match.indices![group]!;
+      // A pattern of alternatives holds its value in one group or another.
+      const span = match.indices![group];
+      if (!span) continue;
+      const [start, end] = span;
       // A URL printed (a secret's id: `--query id`) says where a secret is, not what.
       if (!isPlaceholderValue(match[group]!) && !/^[a-z][a-z0-9+.-]*:\/\/[^\s@]*$/.test(match[group]!)) found.push({ start, end });
     }

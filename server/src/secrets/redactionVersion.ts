@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = 'b69246b31ceb2d5e';
+export const REDACTION_FINGERPRINT = '8dce842f70ed2f56';

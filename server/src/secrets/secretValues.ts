@@ -49,7 +49,7 @@ export function readsAsPassword(value: string): boolean {
 }
 
 const PLACEHOLDER_WORDS =
-  /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username|optional|required|enabled|disabled)$/i;
+  /^(?:changeme|changeit|change[_-]?me|placeholder|redacted|example|dummy|todo|tbd|null|none|nil|undefined|true|false|password|passwd|pass|pwd|secret|token|test|username|optional|required|enabled|disabled|n\/a)$/i;
 
 /**
  * Values that stand for a secret without being one: empty, `${TOKEN}`, `$TOKEN`, `%TOKEN%`,
@@ -260,6 +260,11 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // A command's flag in an argument list (`"get-token", "--cluster-name"`), an external reference (wpa_supplicant's
   // `psk=ext:name`), an `auth` attribute's mode (Tomcat's `auth="Container"`), a CSV header's next column.
   if (/^--?[a-z][a-z0-9-]{1,40}$/.test(secret) || /^ext:[\w.-]{1,100}$/.test(secret)) return false;
+  // An assignment quoted as the value (`secret: 'password = "{{ vault_pg_password }}"'`): its own value decides.
+  const nested = /^[A-Za-z_][\w.-]{0,60}[ \t]{0,4}[=:][ \t]{0,4}(["'])([^"'\r\n]{1,1000})\1$/.exec(secret);
+  if (nested && isPlaceholderValue(nested[2]!)) return false;
+  // A framework's validation rules (Laravel's `'password' => 'required|min:12|confirmed'`).
+  if (/^[a-z_]{2,20}(?::[^|\s]{0,40})?(?:\|[a-z_]{2,20}(?::[^|\s]{0,40})?)+$/.test(secret) && /(?:^|\|)(?:required|nullable|min|max|confirmed|string|sometimes)(?:$|[|:])/.test(secret)) return false;
   // A YAML alias (`password: *db_password`): the value is the anchor's, written elsewhere.
   if (/^\*[\w.-]{1,100}$/.test(secret) && /:[ \t]{1,4}$/.test(text.slice(Math.max(0, start - 6), start))) return false;
   // Vault's audit log: every secret replaced by its HMAC (`hmac-sha256:…`), made to be kept.

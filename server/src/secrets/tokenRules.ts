@@ -181,6 +181,10 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     pattern: /webhook(?:b2)?\/([0-9a-f-]{36}@[0-9a-f-]{36}\/[A-Za-z]{1,40}\/[0-9a-f]{32}\/[0-9a-f-]{36}(?:\/[A-Za-z0-9_-]{20,100}(?![A-Za-z0-9_-])|(?![0-9a-f-])))/dg,
     gate: { keywords: ['ebhook'] },
   },
+  // A Convex deploy key: `prod:<deployment>|<key>` (`dev:`, `preview:`), whole.
+  { id: 'convex-deploy-key', pattern: /(?<![\w-])(?:prod|dev|preview):[a-z0-9-]{3,64}\|[A-Za-z0-9_=-]{40,200}(?![\w=-])/dg, gate: { keywords: ['prod:', 'dev:', 'preview:'] } },
+  // An Unleash API token: `<project>:<environment>.<sha256>` (`*:*.…` for an admin's); longer than a Git hash.
+  { id: 'unleash-api-token', pattern: /(?<![\w*-])(?:\*|[a-z][\w-]{0,40}):(?:\*|[a-z][\w-]{0,40})\.([0-9a-f]{48,80})(?![0-9a-f])/dg, gate: { tokenRun: 48 } },
   // An Azure Function's key in its URL: `https://app.azurewebsites.net/api/fn?code=…`.
   { id: 'azure-function-key', pattern: /azurewebsites\.net\/api\/[^\s?#"'`]{1,200}\?(?:[^\s#"'`]{0,500}&)?code=([A-Za-z0-9_-]{20,200}={0,2})/dg, gate: { keywords: ['azurewebsites.net'] } },
   // A Cloudinary URL's API key and secret together (`cloudinary://<key>:<secret>@<cloud>`): the pair is the credential.
@@ -224,7 +228,7 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   // A Discord bot token: the bot's id in base64, a timestamp, an HMAC (`client.run("…")`).
   {
     id: 'discord-bot-token',
-    pattern: token('[A-Za-z0-9]{24,26}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}', 'A-Za-z0-9_.-'),
+    pattern: token('[A-Za-z0-9_-]{24,26}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,38}', 'A-Za-z0-9_.-'),
     gate: { tokenRun: 24 },
     // The shape alone is a dotted triple of random text: a bot's context just before names it (as gitleaks asks for `discord`).
     accept: (s, text, span) =>
