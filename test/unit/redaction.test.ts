@@ -482,6 +482,10 @@ describe('redaction robustness', () => {
     { name: 'quoted prose passwords never closed', text: "the password is 'x".repeat(MB / 18) },
     { name: 'password query parameters with no value', text: '?a=b&password='.repeat(MB / 14) },
     { name: "setx names with no value", text: 'setx TOKEN '.repeat(MB / 11) },
+    // Rounds 35–41's readers: SQL inserts, XML-RPC calls and Postmark lines that never complete.
+    { name: 'SQL inserts whose values never close', text: 'insert into t (password, a) values ('.repeat(MB / 37) },
+    { name: "XML-RPC calls whose params close only at the end", text: `${'<methodName>wp.getPosts</methodName><params><param>'.repeat(MB / 52)}</params>` },
+    { name: 'Postmark and token repeated with no UUID', text: 'postmark token '.repeat(MB / 15) },
   ];
 
   // What 1 MB of ordinary code naming a secret costs on this machine at this moment: the bound is a

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '8dce842f70ed2f56';
+export const REDACTION_FINGERPRINT = '0b11875e3063289b';

@@ -13,7 +13,7 @@ import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, na
  * span (reStructuredText's double backticks too).
  */
 const LATER_IN_SENTENCE =
-  /(?:token|secret|api[ _-]?key|apikey|password|passwd|(?:service|access|secret|auth|license) key)(?<![A-Za-z0-9](?:token|secret|api[ _-]?key|apikey|password|passwd|(?:service|access|secret|auth|license) key))s?(?![A-Za-z])[^\r\n]{0,120}?(?:[ \t](?:is|was)|:)[ \t]{1,4}(`{0,2})([A-Za-z0-9_+/=.-]{16,200})\1(?![\w+/=-])/dgi;
+  /(?:token|secret|api[ _-]?key|apikey|password|passwd|(?:service|access|secret|auth|license) key)(?<![A-Za-z0-9](?:token|secret|api[ _-]?key|apikey|password|passwd|(?:service|access|secret|auth|license) key))s?(?![A-Za-z])[^\r\n]{0,80}?(?:[ \t](?:is|was)|:)[ \t]{1,4}(`{0,2})([A-Za-z0-9_+/=.-]{16,200})\1(?![\w+/=-])/dgi;
 
 /** A question naming a password, and the next lines' answer: `it's …`, `use …`, `try …` (a chat's name before it). */
 const ANSWER =

@@ -15,6 +15,8 @@ const INSERT_START = /\binsert[ \t]/gi;
 /** A tuple's columns past this many are not read: a wide table's other columns cost time and hold nothing. */
 const MAX_COLUMNS = 64;
 const MAX_TUPLES = 1000;
+/** callArguments reads a value this far at most. */
+const MAX_VALUE_READ = 1000;
 
 export const SQL_INSERT_KEYWORDS = ['insert '];
 
@@ -42,10 +44,11 @@ export function findSqlInsertSecrets(text: string): FoundSecret[] {
       }
       // The next tuple: `), (` after this one's last argument.
       const last = args[args.length - 1];
+      // On past what was read (or could have been, when a value ran too long): an `INSERT` inside it is not read again.
+      INSERT_START.lastIndex = Math.max(INSERT_START.lastIndex, last ? last.end : from + MAX_VALUE_READ);
       const next = last && args.length === columns.length ? /^\s{0,20}\)\s{0,20},\s{0,20}\(/.exec(text.slice(last.end, last.end + 64)) : null;
       if (!next) break;
       from = last!.end + next[0].length;
-      INSERT_START.lastIndex = Math.max(INSERT_START.lastIndex, from);
     }
   }
   return found;

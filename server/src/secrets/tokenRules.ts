@@ -4,6 +4,19 @@ import { isHighEntropy, readsAsWords } from './secretValues';
 
 const ASSIGNED_TO = `${ASSIGNED}["']?`;
 
+const UUID = /(?<![\w-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![\w-])/g;
+
+/** Each UUID whose line names Postmark and then a token before it (read back from the UUID: they are rare). */
+function findPostmarkTokens(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  UUID.lastIndex = 0;
+  for (let uuid = UUID.exec(text); uuid; uuid = UUID.exec(text)) {
+    const lineStart = Math.max(text.lastIndexOf('\n', uuid.index) + 1, uuid.index - 200);
+    if (/postmark[^\r\n]*?token/i.test(text.slice(lineStart, uuid.index))) found.push({ start: uuid.index, end: uuid.index + uuid[0].length });
+  }
+  return found;
+}
+
 /**
  * Credentials with a shape of their own (a prefix, a length, an alphabet), found wherever they
  * sit: in code, a command, a prompt. Modelled on gitleaks' rules of the same names. A shape
@@ -191,11 +204,7 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   { id: 'cloudinary-url', pattern: /cloudinary:\/\/([0-9]{10,20}:[A-Za-z0-9_-]{20,40})@/dg, gate: { keywords: ['cloudinary://'] } },
   // Postmark's server and account tokens are UUIDs: one after a token's word in a line that names Postmark
   // (`X-Postmark-Server-Token: …`, "Postmark server API token …: …").
-  {
-    id: 'postmark-server-token',
-    pattern: /(?:postmark|Postmark|POSTMARK)[^\r\n]{0,120}?(?:token|Token|TOKEN)[^\r\n]{0,80}?(?<![\w-])([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w-])/dg,
-    gate: { keywords: ['postmark'] },
-  },
+  { id: 'postmark-server-token', find: findPostmarkTokens, gate: { keywords: ['postmark'] } },
   // A ThingsBoard device's access token, the one part of its HTTP API's path that is secret.
   {
     id: 'thingsboard-access-token',
