@@ -189,7 +189,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'u023', 'u032', 'u086',
   'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e135', 'e173',
   'e175', 'e178',
-  'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a198', 'a209', 'b019',
+  'a029', 'a037', 'a049', 'a050', 'a051', 'a052', 'a081', 'a094', 'a174', 'a209', 'b019',
   'o028', 'o035',
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p145',
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164', 'ab062',
@@ -199,7 +199,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'at067',
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
-  'ci024', 'ci168', 'ci177', 'ci211', 'cj072',
+  'cj072',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -845,3 +845,19 @@ describe('round 41: recent and niche services (Cloud SQL DSNs, Spark properties,
     ]);
   });
 });
+
+describe("round 42: an ECR token past 1,000 characters, 7-Zip's -p, lftp's quoted password, Bitwarden's unlock", () => {
+  it('redacts them', () => {
+    const ecr = `eyJwYXlsb2FkIjoi${'UuX4EpnsPFCxvaQklIew2VjGRgXW84NmYHA7qMWnzUC5GP3BycQQTmhk/dclKsW+x2jkP08d'.repeat(20)}`;
+    assertRedacts([
+      [`$ docker login -u AWS -p ${ecr} 123.dkr.ecr.eu-west-1.amazonaws.com`, `$ docker login -u AWS -p ${R('command-line-password')} 123.dkr.ecr.eu-west-1.amazonaws.com`],
+      ['$ 7z a -t7z -mhe=on -pQuarter54Close! client-exports-2024Q2.7z ./exports/q2/', `$ 7z a -t7z -mhe=on -p${R('command-line-password')} client-exports-2024Q2.7z ./exports/q2/`],
+      [`lftp -u uploader,'UploadXCDx92' -e "mirror -R ./site /public_html; quit" ftp.example.net`, `lftp -u uploader,'${R('command-line-password')}' -e "mirror -R ./site /public_html; quit" ftp.example.net`],
+      ["$ bw unlock 'my dog rex 0166' --raw > ~/.bw_session", `$ bw unlock '${R('command-line-password')}' --raw > ~/.bw_session`],
+    ]);
+  });
+
+  it("keeps 7-Zip's other switches and Bitwarden's unlock with no password", () => {
+    assertKeeps(['$ 7z x -o./out archive.7z', '$ bw unlock --raw', '$ bw unlock --passwordenv BW_PASSWORD']);
+  });
+});

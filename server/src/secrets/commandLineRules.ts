@@ -98,11 +98,13 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['wpa_passphrase'], `${program('wpa_passphrase')} {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
   [['nmcli'], `${program('nmcli')}${REST_OF_COMMAND} (?:password|wifi-sec\\.psk) {1,4}(?:${ARGUMENT_VALUE})`],
   // `user,password` and `user%password` pairs: lftp, Samba's clients and `net ads|rpc`.
-  [['lftp'], `${program('lftp')}${REST_OF_COMMAND} -u {1,4}["']?[^\\s"',]{1,100},([^\\s"']{1,1000})`],
+  [['lftp'], `${program('lftp')}${REST_OF_COMMAND} -u {1,4}["']?[^\\s"',]{1,100},["']?([^\\s"']{1,1000})`],
   [
     ['smb', 'net ads', 'net rpc'],
     `(?:${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}|${program('net')} {1,4}(?:ads|rpc))${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
+  // Bitwarden's CLI: `bw unlock '<master password>'`, `bw login <email> '<password>'` (a passphrase may hold spaces).
+  [['bw '], `${program('bw')} {1,4}(?:unlock|login {1,4}\\S{1,200}) {1,4}(?!-)(?:${ARGUMENT_VALUE})`],
   // `wandb login <key>`; steamcmd's `+login user password`; `zip -P …`.
   [['wandb'], `${program('wandb')} {1,4}login(?: {1,4}--?[\\w-]{1,30})* {1,4}(?!-)(?:${ARGUMENT_VALUE})`],
   [['steamcmd'], `${program('steamcmd')}(?:\\.sh|\\.exe)?${REST_OF_COMMAND} \\+login {1,4}${WORD} {1,4}(?!\\+)(?:${ARGUMENT_VALUE})`],
@@ -165,6 +167,13 @@ export const COMMAND_LINE_RULES: readonly PatternRule[] = [
     id: 'command-line-password',
     pattern: new RegExp(`${program('https?')}${REST_OF_COMMAND} (?:-A|--auth-type)(?: {1,4}|=)bearer${REST_OF_COMMAND} (?:-a|--auth)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`, 'dg'),
     gate: { keywords: ['bearer'] },
+    accept: (secret: string) => !isPlaceholderValue(secret),
+  },
+  // 7-Zip's `-p…` (attached): gated by its digit, as a keyword starting with `7` would slow the scan every text gets.
+  {
+    id: 'command-line-password',
+    pattern: new RegExp(`${program('7z|7za|7zz|7zr')}${REST_OF_COMMAND} -p(?:${ATTACHED_VALUE})`, 'dg'),
+    gate: { characters: '7' },
     accept: (secret: string) => !isPlaceholderValue(secret),
   },
   // Windows' `setx NAME value`: the value by position after a variable's name that says it holds a secret (it may start with `-`).

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '0b11875e3063289b';
+export const REDACTION_FINGERPRINT = '7f84f55c4af3d97f';

@@ -144,7 +144,8 @@ const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]，；。、]`;
 export const UNQUOTED_VALUE = `((?:${BARE_CHAR}|\\(${BARE_CHAR}{0,100}\\)){8,1000})`;
 
 /** A command-line argument: quoted, or up to the next space or shell operator. */
-export const ARGUMENT_VALUE = `"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|([^\\s"'\`;&|]{1,1000})`;
+// Up to 4,096 characters: an ECR login token passed to `docker login -p` runs past 2,000.
+export const ARGUMENT_VALUE = `"([^"\\r\\n]{1,4096})"|'([^'\\r\\n]{1,4096})'|([^\\s"'\`;&|]{1,4096})`;
 
 /** Text up to the end of one shell command, where its later options are looked for. */
 export const REST_OF_COMMAND = `[^\\r\\n;&|]{0,300}?`;
