@@ -120,7 +120,8 @@ describe('no secret is stored, whichever way it comes in', () => {
     // later Stop hooks would read it: run it until the transcript's last text (the control) is in.
     // Only the control is looked for between runs: a scan for every secret reads the store ~5,000 times.
     const controlIn = () => leaksIn(filesUnder(env.ENGRAM_HOME!), [CONTROL]).length > 0;
-    for (let run = 0; run < 10 && !controlIn(); run++) {
+    // Each run reads ~2 s of it; the cap only stops a hook that makes no progress (the corpus grows each round).
+    for (let run = 0; run < 40 && !controlIn(); run++) {
       const stop = await runEngram(['hook', 'stop'], { env, cwd: root, stdin: JSON.stringify({ session_id: sessionId, transcript_path: transcript, cwd: root, hook_event_name: 'Stop' }), timeoutMs: 120_000 });
       assert.equal(stop.code, 0, stop.stderr);
     }
