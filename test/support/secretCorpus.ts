@@ -201,7 +201,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
   'cj072',
-  'ck042', 'ck151', 'cl003', 'cl023', 'cl073',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

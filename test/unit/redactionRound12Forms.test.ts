@@ -861,3 +861,22 @@ describe("round 42: an ECR token past 1,000 characters, 7-Zip's -p, lftp's quote
     assertKeeps(['$ 7z x -o./out archive.7z', '$ bw unlock --raw', '$ bw unlock --passwordenv BW_PASSWORD']);
   });
 });
+
+describe("round 43: curl -u in a tool call's escaped JSON, Bundler's gem source credentials; kept: policies, BuildKit specs", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['{"arguments":"{\\"command\\":\\"curl -u \\\\\\"grafana:Gr4fanaDyNK90\\\\\\" http://localhost:3000/api/datasources\\"}"}', `{"arguments":"{\\"command\\":\\"curl -u \\\\\\"grafana:${R('command-line-password')}\\\\\\" http://localhost:3000/api/datasources\\"}"}`],
+      ['$ bundle config\nenterprise.contribsys.com\nSet for your local app (/srv/app/.bundle/config): "972d4a9d:e09188c5"', `$ bundle config\nenterprise.contribsys.com\nSet for your local app (/srv/app/.bundle/config): "${R('printed-secret')}"`],
+      ['$ bundle config set --global enterprise.contribsys.com 972d4a9d:e09188c5', `$ bundle config set --global enterprise.contribsys.com ${R('sidekiq-secret')}`],
+      ['$ bundle config set --global gems.acme.io ci-bot:Gh8kQ2rLm9xW', `$ bundle config set --global gems.acme.io ${R('command-line-password')}`],
+    ]);
+  });
+
+  it("keeps an assignment in parentheses, a password policy's history, a BuildKit secret's spec", () => {
+    assertKeeps([
+      '// local docker mysql has no root password (MYSQL_ALLOW_EMPTY_PASSWORD=yes)',
+      '<PasswordHistory>24</PasswordHistory>\n<MinPasswordLength>14</MinPasswordLength>',
+      '# build with: docker build --secret id=npm_token,env=NPM_TOKEN .',
+    ]);
+  });
+});

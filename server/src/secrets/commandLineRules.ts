@@ -1,5 +1,5 @@
 import { ARGUMENT_VALUE, KEYWORD, REST_OF_COMMAND } from './secretPatterns';
-import type { PatternRule } from './secretRules';
+import type { FoundSecret, PatternRule, ScanRule } from './secretRules';
 import { isSensitiveKeyName } from './keyNames';
 import { isPlaceholderValue } from './secretValues';
 
@@ -61,8 +61,9 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   // `curl -u user:…`, `curl --user "user:…"` (`curl.exe` in PowerShell), HTTPie's `http -a user:…` and `https -a user:…`.
   [
     ['curl', 'http ', 'https '],
-    // A command continued over lines (`\\` at each end); the user and the password each quoted or not.
-    `${program('curl|https?')}(?:\\.exe)?(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-[A-Za-z]{0,6}u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?["']?[^\\s:"'\`]{0,100}["']?:["']?([^\\s"'\`]{1,1000})`,
+    // A command continued over lines (`\\` at each end); the user and the password each quoted or not, the quotes
+    // perhaps escaped (`curl -u \\"user:…\\"` in a tool call's JSON arguments).
+    `${program('curl|https?')}(?:\\.exe)?(?= )(?:[^\\r\\n;&|]|\\\\\\r?\\n){0,300}?\\s(?:-[A-Za-z]{0,6}u|--user|--proxy-user|-U|-a|--auth)(?: {1,4}|=)?\\$?\\\\{0,7}["']?[^\\s:"'\`\\\\]{0,100}["']?:["']?([^\\s"'\`]{1,1000}?)(?=\\\\{0,7}["'\`]|\\s|$)`,
   ],
   // Registry credentials as one `user:password` option: skopeo's `--creds`, `--src-creds`, `--dest-creds`.
   [['creds'], `--(?:src-|dest-)?creds(?: {1,4}|=)["']?[^\\s:"'\`]{1,100}:([^\\s"'\`]{1,1000})`],
@@ -103,6 +104,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
     ['smb', 'net ads', 'net rpc'],
     `(?:${program('smbclient|rpcclient|smbcacls|smbget|smbmap')}|${program('net')} {1,4}(?:ads|rpc))${REST_OF_COMMAND} (?:-U|--user(?:name)?)(?: {1,4}|=)["']?[^\\s"'%]{1,100}%([^\\s"']{1,1000})`,
   ],
+  // Bundler's credentials for a gem source: `bundle config [set] enterprise.contribsys.com user:password`.
+  [['bundle'], `${program('bundle')} {1,4}config(?: {1,4}set)?(?: {1,4}--[\\w-]{1,20})* {1,4}[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){1,8} {1,4}(?:${ARGUMENT_VALUE})`],
   // Bitwarden's CLI: `bw unlock '<master password>'`, `bw login <email> '<password>'` (a passphrase may hold spaces).
   [['bw '], `${program('bw')} {1,4}(?:unlock|login {1,4}\\S{1,200}) {1,4}(?!-)(?:${ARGUMENT_VALUE})`],
   // `wandb login <key>`; steamcmd's `+login user password`; `zip -P …`.
@@ -150,11 +153,25 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['sudo', 'stdin', 'chpasswd'], `(?:${SUDO_S}|--password-stdin|--stdin|chpasswd)[^\\r\\n;&|<]{0,200}? {0,4}<<< {0,4}(?:${ARGUMENT_VALUE})`],
 ];
 
+const SEVEN_ZIP = new RegExp(`${program('7z|7za|7zz|7zr')}${REST_OF_COMMAND} -p(?:${ATTACHED_VALUE})`, 'dg');
+
+function findSevenZipPasswords(text: string): FoundSecret[] {
+  if (!text.includes('7z')) return [];
+  const found: FoundSecret[] = [];
+  SEVEN_ZIP.lastIndex = 0;
+  for (let match = SEVEN_ZIP.exec(text); match; match = SEVEN_ZIP.exec(text)) {
+    const group = match.indices!.findIndex((span, i) => i > 0 && span !== undefined);
+    const [start, end] = match.indices![group]!;
+    if (!isPlaceholderValue(match[group]!)) found.push({ start, end });
+  }
+  return found;
+}
+
 /**
  * One rule a program (or a few alike): each regex starts with a program's name, found at once,
  * and runs only on text that names the program.
  */
-export const COMMAND_LINE_RULES: readonly PatternRule[] = [
+export const COMMAND_LINE_RULES: readonly (PatternRule | ScanRule)[] = [
   ...FORMS.map(([keywords, form]) => ({
     id: 'command-line-password',
     pattern: new RegExp(form, 'dg'),
@@ -169,13 +186,9 @@ export const COMMAND_LINE_RULES: readonly PatternRule[] = [
     gate: { keywords: ['bearer'] },
     accept: (secret: string) => !isPlaceholderValue(secret),
   },
-  // 7-Zip's `-p…` (attached): gated by its digit, as a keyword starting with `7` would slow the scan every text gets.
-  {
-    id: 'command-line-password',
-    pattern: new RegExp(`${program('7z|7za|7zz|7zr')}${REST_OF_COMMAND} -p(?:${ATTACHED_VALUE})`, 'dg'),
-    gate: { characters: '7' },
-    accept: (secret: string) => !isPlaceholderValue(secret),
-  },
+  // 7-Zip's `-p…` (attached): gated by its digit, as a keyword starting with `7` would slow the scan every text gets,
+  // and looked for with indexOf first (most text holds a 7).
+  { id: 'command-line-password', find: findSevenZipPasswords, gate: { characters: '7' } },
   // Windows' `setx NAME value`: the value by position after a variable's name that says it holds a secret (it may start with `-`).
   {
     id: 'command-line-password',

@@ -58,7 +58,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // A PuTTY key file's private part: `Private-Lines: N` and N lines of base64.
   { id: 'putty-private-key', pattern: /Private-Lines:[ \t]{0,4}[0-9]{1,4}\r?\n((?:[A-Za-z0-9+/=]{1,64}(?:\r?\n|$)){1,200})/dg, gate: { keywords: ['private-lines'] } },
   // The whole file when it is all there, as a PEM private key's block is taken whole.
-  { id: 'putty-private-key', pattern: /PuTTY-User-Key-File-[0-9]:[^\r\n]{0,200}\r?\n(?:[^\r\n]{0,200}\r?\n){1,400}?Private-MAC:[ \t]{0,4}[0-9a-fA-F]{40,128}/dg, gate: { keywords: ['putty-user-key-file'] } },
+  { id: 'putty-private-key', pattern: /PuTTY-User-Key-File-[0-9]:[^\r\n]{0,200}\r?\n(?:[^\r\n]{0,200}\r?\n){1,400}?Private-MAC:[ \t]{0,4}[0-9a-fA-F]{40,128}/dg, gate: { keywords: ['key'] } },
   // `Basic` and base64 of `user:password`, under whatever header (`X-Upstream-Auth: Basic …`).
   {
     id: 'basic-credentials',

@@ -24,7 +24,8 @@ const METADATA_WORDS = new Set([
   'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'question', 'identity', 'found', 'missing', 'revoked', 'denied', 'locked', 'unknown', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
-  'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled',
+  'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled', 'history', 'min', 'max', 'lockout',
+  'attempts', 'retries', 'reuse',
   // What handles it.
   'scheme', 'method', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
   'validator', 'provider', 'manager', 'helper', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',

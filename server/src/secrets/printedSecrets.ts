@@ -59,9 +59,12 @@ const PRINTED_SECOND_LINE =
 const NEW_PASSWORD_PRINTED =
   /elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\nNew value:[ \t]{1,4}(\S{6,1000})|particle[ \t]{1,4}token[ \t]{1,4}create[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\n[ \t]*([0-9a-f]{40})[ \t]*(?=\r?\n|$)/dg;
 
+/** What `bundle config` prints for a gem source's credentials: the host, then `Set for …: "user:password"`. */
+const BUNDLER_PRINTED = /(?:^|\n)[ \t]*[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}[ \t]*\r?\n[ \t]*Set for [^\r\n]{0,300}?:[ \t]*"([^"\s:]{1,100}:[^"\s]{1,1000})"/dg;
+
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'particle token'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -110,7 +113,7 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
     LISTED_KEY.lastIndex = 0;
     for (let key = LISTED_KEY.exec(match[1]!); key; key = LISTED_KEY.exec(match[1]!)) found.push({ start: outputStart + key.index, end: outputStart + key.index + key[0].length });
   }
-  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1], [NEW_PASSWORD_PRINTED, 2]] as const) {
+  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1], [NEW_PASSWORD_PRINTED, 2], [BUNDLER_PRINTED, 1]] as const) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       // A pattern of alternatives holds its value in one group or another.

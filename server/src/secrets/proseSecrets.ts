@@ -1,6 +1,6 @@
 import type { FoundSecret } from './secretRules';
 import { isSensitiveKeyName } from './keyNames';
-import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret } from './secretValues';
+import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret } from './secretValues';
 
 /**
  * Secrets told in a sentence rather than assigned, as a prompt or a chat pastes them: `api key
@@ -54,11 +54,11 @@ const ADMIN_SLASH = /(?:admin|root|administrator)(?<![\w-](?:admin|root|administ
 /** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``. */
 const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
-/** A password's word, then its value in a code span or quotes with no verb between: ``and password `An4lytics!` ``. */
-const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(`|")([^`"\s]{6,64})\1/dgi;
-
-/** In parentheses after the word, as a commit message puts it: `hardcode staging admin password (…) until …`. */
-const PASSWORD_PARENS = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}\(([^()\s]{6,64})\)/dgi;
+/**
+ * A password's word, then its value in a code span or quotes with no verb between (``and password `An4lytics!` ``), or
+ * in parentheses as a commit message puts it (`hardcode staging admin password (…) until …`; not a ticket's key).
+ */
+const PASSWORD_SPAN = /(?:password|passwd|pwd)(?<![\w-](?:password|passwd|pwd))[ \t]{1,2}(?:(`|")([^`"\s]{6,64})\1|\(([^()\s=]{6,64})\))/dgi;
 
 /** The same a few words on, in a code span: ``the password you pasted (`…`)``. */
 const PASSWORD_WORDS_SPAN = /(?:password|passwd|passphrase)(?<![\w-](?:password|passwd|passphrase))(?:[ \t]{1,2}[\w'’-]{1,20}){1,5}?[ \t]{1,2}\(?`([^`\s"'=]{8,64})`/dgi;
@@ -190,12 +190,13 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const start = match.indices![2]![0];
     if (isSensitiveKeyName(match[1]!) && looksGenerated(value) && !isPlaceholderValue(value)) found.push({ start, end: start + value.length });
   }
-  NAMED_DRAWN.lastIndex = 0;
+  const drawnRun = holdsDrawnRun(text);
+  NAMED_DRAWN.lastIndex = drawnRun ? 0 : text.length;
   for (let match = NAMED_DRAWN.exec(text); match; match = NAMED_DRAWN.exec(text)) {
     const [start, end] = match.indices![1]!;
     if (looksGenerated(match[1]!) && isHighEntropy(match[1]!) && !isPlaceholderValue(match[1]!)) found.push({ start, end });
   }
-  NAMED_DRAWN_LATER.lastIndex = 0;
+  NAMED_DRAWN_LATER.lastIndex = drawnRun ? 0 : text.length;
   for (let match = NAMED_DRAWN_LATER.exec(text); match; match = NAMED_DRAWN_LATER.exec(text)) {
     const [start, end] = match.indices![1]!;
     if (/[A-Z]/.test(match[1]!) && /[a-z]/.test(match[1]!) && /[0-9]/.test(match[1]!) && looksGenerated(match[1]!) && isHighEntropy(match[1]!) && !isPlaceholderValue(match[1]!)) found.push({ start, end });
@@ -214,14 +215,10 @@ export function findProseSecrets(text: string): FoundSecret[] {
   }
   PASSWORD_SPAN.lastIndex = 0;
   for (let match = PASSWORD_SPAN.exec(text); match; match = PASSWORD_SPAN.exec(text)) {
-    const [start, end] = match.indices![2]!;
-    if (chosenOrDrawn(match[2]!) && !namesASecret(match[2]!)) found.push({ start, end });
-  }
-  PASSWORD_PARENS.lastIndex = 0;
-  for (let match = PASSWORD_PARENS.exec(text); match; match = PASSWORD_PARENS.exec(text)) {
-    const [start, end] = match.indices![1]!;
-    // Not a ticket's key (`password (OPS-1423)`).
-    if (chosenOrDrawn(match[1]!) && !namesASecret(match[1]!) && !/^[A-Z][A-Z0-9]{1,9}-[0-9]{1,7}$/.test(match[1]!)) found.push({ start, end });
+    const group = match[2] !== undefined ? 2 : 3;
+    const [start, end] = match.indices![group]!;
+    const value = match[group]!;
+    if (chosenOrDrawn(value) && !namesASecret(value) && !(group === 3 && /^[A-Z][A-Z0-9]{1,9}-[0-9]{1,7}$/.test(value))) found.push({ start, end });
   }
   PASSWORD_WORDS_SPAN.lastIndex = 0;
   for (let match = PASSWORD_WORDS_SPAN.exec(text); match; match = PASSWORD_WORDS_SPAN.exec(text)) {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '7f84f55c4af3d97f';
+export const REDACTION_FINGERPRINT = '8878f6aafe37e21d';

@@ -252,6 +252,15 @@ export function isCacheKey(value: string): boolean {
   return CACHE_KEY.test(value);
 }
 
+/**
+ * Whether a text holds a run of 16 characters a drawn value is made of: rules that look for one
+ * only after a word test this first (one fast scan; most text has none).
+ */
+const DRAWN_RUN = /[A-Za-z0-9_+/=.-]{16}/;
+export function holdsDrawnRun(text: string): boolean {
+  return DRAWN_RUN.test(text);
+}
+
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {
   // An id's name with a secret key's value (`AWS_ACCESS_KEY_ID="…/…+…"`, the two swapped): the value decides.
@@ -265,6 +274,8 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (nested && isPlaceholderValue(nested[2]!)) return false;
   // A framework's validation rules (Laravel's `'password' => 'required|min:12|confirmed'`).
   if (/^[a-z_]{2,20}(?::[^|\s]{0,40})?(?:\|[a-z_]{2,20}(?::[^|\s]{0,40})?)+$/.test(secret) && /(?:^|\|)(?:required|nullable|min|max|confirmed|string|sometimes)(?:$|[|:])/.test(secret)) return false;
+  // A BuildKit secret's spec (`docker build --secret id=npm_token,env=NPM_TOKEN`): names and paths.
+  if (/^(?:id|src|source|env|type|target|required|mode|uid|gid)=[\w./$-]{1,200}(?:,(?:id|src|source|env|type|target|required|mode|uid|gid)=[\w./$-]{1,200}){0,6}$/.test(secret)) return false;
   // A YAML alias (`password: *db_password`): the value is the anchor's, written elsewhere.
   if (/^\*[\w.-]{1,100}$/.test(secret) && /:[ \t]{1,4}$/.test(text.slice(Math.max(0, start - 6), start))) return false;
   // Vault's audit log: every secret replaced by its HMAC (`hmac-sha256:…`), made to be kept.

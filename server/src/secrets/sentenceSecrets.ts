@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { characterClasses, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret, readsAsWords } from './secretValues';
+import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret, readsAsWords } from './secretValues';
 
 /**
  * Secrets told in conversation further from their word than proseSecrets.ts reads: a value
@@ -19,7 +19,8 @@ const LATER_IN_SENTENCE =
 const ANSWER =
   /(?:password|passwd|passphrase|pw|pwd|pin|creds|login)(?<![A-Za-z](?:password|passwd|passphrase|pw|pwd|pin|creds|login))[^\r\n]{0,200}\?[ \t]*\r?\n(?:[ \t>]*\r?\n){0,2}[ \t>]*(?:[\w. -]{1,30}:[ \t]*)?(?:it['’]s|it is|use|try|just use)[ \t]{1,4}[`"']?([^\s`"',;]{4,100})/dgi;
 
-export const SENTENCE_KEYWORDS = ['token', 'secret', 'api key', 'api_key', 'api-key', 'apikey', 'service key', 'access key', 'auth key', 'license key', 'pass', 'pw', 'pin', 'cred', 'login'];
+/** Keywords other rules already scan for: each new one slows the scan every text gets (secretPatterns.ts). */
+export const SENTENCE_KEYWORDS = ['token', 'secret', 'key', 'pass', 'pw', 'cred', 'login'];
 
 /**
  * Drawn, not written: capitals, small letters and digits mixed; or hex digits in a code span, of a
@@ -39,7 +40,7 @@ function chosen(value: string): boolean {
 
 export function findSentenceSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
-  LATER_IN_SENTENCE.lastIndex = 0;
+  LATER_IN_SENTENCE.lastIndex = holdsDrawnRun(text) ? 0 : text.length;
   for (let match = LATER_IN_SENTENCE.exec(text); match; match = LATER_IN_SENTENCE.exec(text)) {
     // A value cut short for display (`ops_eyJzaWdu..[Redacted]`) is not the secret.
     if (match[2]!.endsWith('..')) continue;

@@ -53,7 +53,7 @@ function matchedValues(pattern: RegExp, text: string): FoundSecret[] {
 }
 
 export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
-  { id: 'config-password', pattern: /(?<![\w-])stats[ \t]{1,4}auth[ \t]{1,4}[^\s:]{1,100}:(\S{1,1000})/dg, gate: { keywords: ['stats auth'] }, accept },
+  { id: 'config-password', pattern: /(?<![\w-])stats[ \t]{1,4}auth[ \t]{1,4}[^\s:]{1,100}:(\S{1,1000})/dg, gate: { keywords: ['auth'] }, accept },
   // The secret is the expression's last word, after the variables it is hashed with.
   { id: 'config-password', pattern: /secure_link_md5[ \t]{1,4}"[^"\r\n]{0,500}[ \t]([^\s"$]{6,200})"/dg, gate: { keywords: ['secure_link_md5'] }, accept },
   // A Redis ACL line or command: `user worker on >… ~jobs:* +@list`, `ACL SETUSER worker on >…`.
@@ -75,20 +75,20 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
   {
     id: 'pagerduty-integration-key',
     pattern: /(?:routing_key|service_key|integration_key)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([0-9a-f]{32})(?![\w-])/dg,
-    gate: { keywords: ['outing_key', 'service_key', 'integration_key'] },
+    gate: { keywords: ['key'] },
   },
   { id: 'config-password', pattern: /SQLConnectInfo[ \t]{1,20}\S{1,200}[ \t]{1,20}\S{1,100}[ \t]{1,20}(\S{1,1000})/dg, gate: { keywords: ['sqlconnectinfo'] }, accept },
-  { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['serlist', 'auth_file'] } },
+  { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['serlist', 'auth'] } },
   // Redis' AUTH as the protocol writes it, escaped in strace's output: `*2\r\n$4\r\nAUTH\r\n$17\r\n…\r\n` (a user first in `*3`).
   {
     id: 'config-password',
     pattern: /AUTH\\r\\n(?:\$[0-9]{1,4}\\r\\n[^\\"\r\n]{1,200}\\r\\n)?\$[0-9]{1,4}\\r\\n([^\\"\r\n]{1,1000})\\r\\n/dg,
-    gate: { keywords: ['auth\\r\\n'] },
+    gate: { keywords: ['auth'] },
     accept,
   },
   // redis-cli's answer to `CONFIG GET requirepass`: `1) "requirepass"` then `2) "…"`.
   { id: 'config-password', pattern: /1\) "(?:requirepass|masterauth)"\r?\n2\) "([^"\r\n]{1,1000})"/dg, gate: { keywords: ['pass', 'masterauth'] }, accept },
   // Caddy's DNS challenge: `dns cloudflare <token>` in a Caddyfile's `tls` block.
   { id: 'config-password', pattern: /(?<![\w-])dns[ \t]{1,4}cloudflare[ \t]{1,4}([A-Za-z0-9_-]{20,200})(?![\w-])/dg, gate: { keywords: ['dns cloudflare'] }, accept },
-  { id: 'config-password', find: findPppSecrets, gate: { keywords: ['chap-secrets', 'pap-secrets'] } },
+  { id: 'config-password', find: findPppSecrets, gate: { keywords: ['secret'] } },
 ];

@@ -195,13 +195,13 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     gate: { keywords: ['ebhook'] },
   },
   // A Convex deploy key: `prod:<deployment>|<key>` (`dev:`, `preview:`), whole.
-  { id: 'convex-deploy-key', pattern: /(?<![\w-])(?:prod|dev|preview):[a-z0-9-]{3,64}\|[A-Za-z0-9_=-]{40,200}(?![\w=-])/dg, gate: { keywords: ['prod:', 'dev:', 'preview:'] } },
+  { id: 'convex-deploy-key', pattern: /(?<![\w-])(?:prod|dev|preview):[a-z0-9-]{3,64}\|[A-Za-z0-9_=-]{40,200}(?![\w=-])/dg, gate: { tokenRun: 40 } },
   // An Unleash API token: `<project>:<environment>.<sha256>` (`*:*.…` for an admin's); longer than a Git hash.
   { id: 'unleash-api-token', pattern: /(?<![\w*-])(?:\*|[a-z][\w-]{0,40}):(?:\*|[a-z][\w-]{0,40})\.([0-9a-f]{48,80})(?![0-9a-f])/dg, gate: { tokenRun: 48 } },
   // An Azure Function's key in its URL: `https://app.azurewebsites.net/api/fn?code=…`.
   { id: 'azure-function-key', pattern: /azurewebsites\.net\/api\/[^\s?#"'`]{1,200}\?(?:[^\s#"'`]{0,500}&)?code=([A-Za-z0-9_-]{20,200}={0,2})/dg, gate: { keywords: ['azurewebsites.net'] } },
   // A Cloudinary URL's API key and secret together (`cloudinary://<key>:<secret>@<cloud>`): the pair is the credential.
-  { id: 'cloudinary-url', pattern: /cloudinary:\/\/([0-9]{10,20}:[A-Za-z0-9_-]{20,40})@/dg, gate: { keywords: ['cloudinary://'] } },
+  { id: 'cloudinary-url', pattern: /cloudinary:\/\/([0-9]{10,20}:[A-Za-z0-9_-]{20,40})@/dg, gate: { keywords: ['://'] } },
   // Postmark's server and account tokens are UUIDs: one after a token's word in a line that names Postmark
   // (`X-Postmark-Server-Token: …`, "Postmark server API token …: …").
   { id: 'postmark-server-token', find: findPostmarkTokens, gate: { keywords: ['postmark'] } },
