@@ -1,7 +1,8 @@
 import type { FoundSecret, PatternRule } from './secretRules';
 import { KEYWORD } from './secretPatterns';
 import { holdsSecret } from './keyNames';
-import { characterClasses, isCacheKey, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
+import { isCacheKey } from './otherRoleValues';
+import { characterClasses, isHighEntropy, isPlaceholderValue, namesASecret, readsAsPassword } from './secretValues';
 
 /**
  * Passwords in configuration files whose syntax marks them by position or directive rather than

@@ -1,4 +1,5 @@
 import { isSensitiveKeyName, namesMetadata } from './keyNames';
+import { isCacheKey, playsAnotherRole } from './otherRoleValues';
 import { holdsPlaceholder } from './privateKeyBlocks';
 import type { SecretSpan } from './secretRules';
 import { TOKEN_PREFIX } from './truncatedTokens';
@@ -242,17 +243,6 @@ function isHandFilledToken(value: string): boolean {
 const PUBLIC_SDK_KEY = /^(?:(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}|pk\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,200})$/;
 
 /**
- * A cache's key as CI prints it: words joined by dashes, then a digest of the lockfile
- * (`node-cache-Linux-x64-npm-<sha256>`, actions/cache's `${{ runner.os }}-node-${{ hashFiles(…) }}`).
- * Three words at least: a service's `key-<hex>` is a token.
- */
-const CACHE_KEY = /^[A-Za-z][A-Za-z0-9_.]{0,30}(?:-[A-Za-z0-9_.]{1,30}){2,12}-[0-9a-f]{32,128}$/;
-
-export function isCacheKey(value: string): boolean {
-  return CACHE_KEY.test(value);
-}
-
-/**
  * Whether a text holds a run of 16 characters a drawn value is made of: rules that look for one
  * only after a word test this first (one fast scan; most text has none).
  */
@@ -266,26 +256,14 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   // An id's name with a secret key's value (`AWS_ACCESS_KEY_ID="…/…+…"`, the two swapped): the value decides.
   const keyShaped = /^[A-Za-z0-9+/]{30,100}={0,2}$/.test(secret) && /[+/]/.test(secret);
   if (key && namesMetadata(key) && !(keyShaped && /id$/i.test(key))) return false;
-  // A command's flag in an argument list (`"get-token", "--cluster-name"`), an external reference (wpa_supplicant's
-  // `psk=ext:name`), an `auth` attribute's mode (Tomcat's `auth="Container"`), a CSV header's next column.
-  if (/^--?[a-z][a-z0-9-]{1,40}$/.test(secret) || /^ext:[\w.-]{1,100}$/.test(secret)) return false;
+  if (playsAnotherRole(key, secret, text, { start, end })) return false;
   // An assignment quoted as the value (`secret: 'password = "{{ vault_pg_password }}"'`): its own value decides.
   const nested = /^[A-Za-z_][\w.-]{0,60}[ \t]{0,4}[=:][ \t]{0,4}(["'])([^"'\r\n]{1,1000})\1$/.exec(secret);
   if (nested && isPlaceholderValue(nested[2]!)) return false;
-  // A framework's validation rules (Laravel's `'password' => 'required|min:12|confirmed'`).
-  if (/^[a-z_]{2,20}(?::[^|\s]{0,40})?(?:\|[a-z_]{2,20}(?::[^|\s]{0,40})?)+$/.test(secret) && /(?:^|\|)(?:required|nullable|min|max|confirmed|string|sometimes)(?:$|[|:])/.test(secret)) return false;
-  // A BuildKit secret's spec (`docker build --secret id=npm_token,env=NPM_TOKEN`): names and paths.
-  if (/^(?:id|src|source|env|type|target|required|mode|uid|gid)=[\w./$-]{1,200}(?:,(?:id|src|source|env|type|target|required|mode|uid|gid)=[\w./$-]{1,200}){0,6}$/.test(secret)) return false;
-  // A YAML alias (`password: *db_password`): the value is the anchor's, written elsewhere.
-  if (/^\*[\w.-]{1,100}$/.test(secret) && /:[ \t]{1,4}$/.test(text.slice(Math.max(0, start - 6), start))) return false;
-  // Vault's audit log: every secret replaced by its HMAC (`hmac-sha256:…`), made to be kept.
-  if (/^hmac-sha256:[0-9a-f]{64}$/.test(secret)) return false;
-  if (/^auth$/i.test(key) && /^[A-Za-z]{2,20}$/.test(secret)) return false;
-  if (/^"[\w -]{1,40}"$/.test(text.slice(start - 1, end + 1)) && isCsvHeader(lineAround(text, start))) return false;
   // A JSON object written as a string (`SecretStringTemplate: '{"username":"admin"}'`): its fields are judged as keys.
   if (/^\{.*\\?":.*\}$/s.test(secret)) return false;
   if (isPlaceholderValue(secret) || namesASecret(secret) || SCHEME_AND_CREDENTIAL.test(secret)) return false;
-  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret) || CACHE_KEY.test(secret)) return false;
+  if (MARKUP.test(secret) || PACKAGE_VERSION.test(secret) || isHandFilledToken(secret) || PUBLIC_SDK_KEY.test(secret) || isCacheKey(secret)) return false;
   if (secret.startsWith('-----BEGIN') && holdsPlaceholder(secret)) return false;
   // A SealedSecret's `encryptedData`: ciphertext only the cluster's controller can open, made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{200,}={0,2}$/.test(secret) && text.includes('encryptedData')) return false;
@@ -304,18 +282,6 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (/\s:['"]$/.test(text.slice(Math.max(0, start - 3), start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;
   // A value named for a secret (`smtp_password`) is a placeholder there too.
   return quoted || !isCodeReference(secret, text[end]) || (holdsData(text, start) && !isSensitiveKeyName(secret));
-}
-
-/** A CSV file's header: three names or more, each perhaps quoted. */
-function isCsvHeader(line: string): boolean {
-  return /^("?)[A-Za-z][\w -]{0,40}\1(?:,("?)[A-Za-z][\w -]{0,40}\2){2,30}\r?$/.test(line);
-}
-
-/** The line holding `at`, if it is shorter than 2,000 characters around it. */
-function lineAround(text: string, at: number): string {
-  const start = text.lastIndexOf('\n', at) + 1;
-  const end = text.indexOf('\n', at);
-  return at - start > 1000 || (end >= 0 ? end : text.length) - at > 1000 ? '' : text.slice(start, end >= 0 ? end : text.length);
 }
 
 /**
