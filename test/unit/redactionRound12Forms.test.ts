@@ -880,3 +880,21 @@ describe("round 43: curl -u in a tool call's escaped JSON, Bundler's gem source 
     ]);
   });
 });
+
+describe("round 44: heroku auth:token after the CLI's warnings, Jenkins' createAccount; kept: a Twilio account's SID, an S3 ETag", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['$ heroku auth:token\n ›   Warning: token will expire 04/12/2025\n ›   Use heroku authorizations:create to generate a long-term token\nc6537da6-a97d-348f-31ff-fab55d8213d1', `$ heroku auth:token\n ›   Warning: token will expire 04/12/2025\n ›   Use heroku authorizations:create to generate a long-term token\n${R('printed-secret')}`],
+      ['hudsonRealm.createAccount("admin", "Jenkins3391!Butler")', `hudsonRealm.createAccount("admin", "${R('positional-password')}")`],
+    ]);
+  });
+
+  it("keeps a Twilio account's SID (its name, in every API path), an S3 response's ETag, another createAccount", () => {
+    assertKeeps([
+      'INFO twilio: message SMe39231cb9259783d88320dd00f8edb52 queued (account AC7f2a2867cf2aa64f3a97a713959cf6a3)',
+      'client = Client("AC7f2a2867cf2aa64f3a97a713959cf6a3", os.environ["TWILIO_AUTH_TOKEN"])',
+      '< ETag: "2d7c06bf30a672b0e18b7fe7136fb886"',
+      'accounts.createAccount("bob", "bob@example.com")',
+    ]);
+  });
+});

@@ -44,6 +44,8 @@ const DATA_WORD = new RegExp(
       `${word[0]!.toUpperCase()}${word.slice(1)}(?:[0-9]+|(?![a-z]))`,
       `(?<![A-Z])${word.toUpperCase()}(?:[0-9]+|(?![A-Z]))`,
     ])
+    // HTTP's `ETag` header, as written.
+    .concat('ETag(?![a-z])')
     .join('|'),
   'g',
 );
@@ -208,6 +210,8 @@ export function findBareTokens(text: string): FoundSecret[] {
     if (end - start < MIN_LENGTH || end - start > MAX_LENGTH) continue;
     // A certificate in base64 (a JWKS `x5c`): its DER starts with the same version field, and it is public.
     if (text.startsWith('MII', start) && text.slice(start + 6, start + 24).includes('AwIBAgI')) continue;
+    // A Twilio account's SID: its name, as every API path shows it (docs/decisions.md).
+    if (end - start === 34 && /^AC[0-9a-f]{32}$/.test(text.slice(start, end))) continue;
     const token = bareToken(text, start, end, namesData);
     if (token) found.push(token);
   }

@@ -64,6 +64,8 @@ const CALLS: readonly Call[] = [
   },
   { names: ['pass_(?<=\\.pass_)'], secretArgument: 0 },
   { names: ['Client'], secretArgument: 1, firstArgument: /sid|^["']AC[0-9a-f]{32}["']$/i },
+  // Jenkins' Groovy init scripts: `hudsonRealm.createAccount("admin", "…")` on a security realm.
+  { names: ['createAccount(?<=[Rr]ealm\\.createAccount)'], secretArgument: 1 },
   // Alibaba Cloud's Java SDK: `DefaultProfile.getProfile(region, accessKeyId, secret)`.
   { names: ['DefaultProfile\\.getProfile'], secretArgument: 2 },
   // Mosquitto's C client: `mosquitto_username_pw_set(mosq, user, password)`.
@@ -81,7 +83,7 @@ const CALL_SCAN = new RegExp(`(?:${CALLS.map((call) => `(${call.names.join('|')}
  * other keywords start with (see KEYWORD_GATE).
  */
 export const POSITIONAL_KEYWORDS = [
-  'pdo(', 'sqli', 'construct(', 'pw_set(', 'getprofile(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
+  'pdo(', 'sqli', 'construct(', 'pw_set(', 'getprofile(', 'createaccount(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'create_superuser(', 'create_user(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
 ];

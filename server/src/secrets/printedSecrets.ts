@@ -41,8 +41,11 @@ const PRINTS_SECRET = [
   '(?:consul kv get|etcdctl get) {1,4}[^\\s]*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)[^\\s]*(?: [^\\r\\n]*)?',
 ];
 
-/** The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`, perhaps run by sudo), its output's first line a single word. */
-const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
+/**
+ * The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`, perhaps run by sudo), its output's first
+ * line a single word (after the Heroku CLI's `›` warnings).
+ */
+const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n(?:[ \\t]*›[^\\r\\n]*\\r?\\n){0,4}[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
 
 /**
  * A secret on the second line of what a command printed: OpenVPN's `auth-user-pass` file shown

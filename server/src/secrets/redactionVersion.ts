@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 7;
 
-export const REDACTION_FINGERPRINT = '8878f6aafe37e21d';
+export const REDACTION_FINGERPRINT = 'ab21ffcd4d6cb898';

@@ -136,10 +136,9 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
     gate: { keywords: ['k_live_', 'k_test_', 'k_prod_'] },
   },
   { id: 'stripe-webhook-secret', pattern: token('whsec_[A-Za-z0-9]{24,255}'), gate: { tokenRun: 30 } },
-  // `SK`/`AC` and 32 hex digits: a two-letter keyword would let nearly every text through.
+  // `SK` and 32 hex digits: a two-letter keyword would let nearly every text through. An account's SID (`AC…`) is its
+  // name, in every API path and log line, and no credential (docs/decisions.md).
   { id: 'twilio-api-key', pattern: token('SK[0-9a-fA-F]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 } },
-  // Not in the REST API's paths (`/Accounts/AC…/Messages.json`), which every request and its log line show.
-  { id: 'twilio-account-sid', pattern: token('AC[0-9a-f]{32}', 'A-Za-z0-9'), gate: { tokenRun: 34 }, accept: (_s, text, { start }) => !text.endsWith('/Accounts/', start) },
   { id: 'sendgrid-api-token', pattern: token('SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{16,64}'), gate: { keywords: ['sg.'] } },
   // Its exact lengths (22 and 43) tell it even glued to the words around it (`…somSG.…where`).
   { id: 'sendgrid-api-token', pattern: /SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}/dg, gate: { keywords: ['sg.'] } },
