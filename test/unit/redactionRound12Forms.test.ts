@@ -886,6 +886,8 @@ describe("round 44: heroku auth:token after the CLI's warnings, Jenkins' createA
     assertRedacts([
       ['$ heroku auth:token\n ›   Warning: token will expire 04/12/2025\n ›   Use heroku authorizations:create to generate a long-term token\nc6537da6-a97d-348f-31ff-fab55d8213d1', `$ heroku auth:token\n ›   Warning: token will expire 04/12/2025\n ›   Use heroku authorizations:create to generate a long-term token\n${R('printed-secret')}`],
       ['hudsonRealm.createAccount("admin", "Jenkins3391!Butler")', `hudsonRealm.createAccount("admin", "${R('positional-password')}")`],
+      // A `public key:` line names its own value, not the next line's (found by the raw-bytes scan, cases joined).
+      ['# public key: age1FDwuwwAh4Lm79DxbF4M8uPp16GqWKv0s9FQjSqEYEvN68lDSK7GebyUdKv\nconst client = algoliasearch("1470KVA1IA", "f98ec5ed5e8443034dd319016f986ed2");', `# public key: age1FDwuwwAh4Lm79DxbF4M8uPp16GqWKv0s9FQjSqEYEvN68lDSK7GebyUdKv\nconst client = algoliasearch("1470KVA1IA", "${R('high-entropy-string')}");`],
     ]);
   });
 

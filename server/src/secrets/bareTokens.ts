@@ -75,7 +75,8 @@ function lineEnd(text: string, at: number): number {
 /**
  * Where a text names a digest or an id, found once for all its candidates; whether the statement
  * around a value (back to a `;` or a blank line, on to the end of its line) holds one of them:
- * `expect(sha256(body)).toBe(` then `"…"` on the next line, `Buffer.from('…', 'hex')`.
+ * `expect(sha256(body)).toBe(` then `"…"` on the next line, `Buffer.from('…', 'hex')`. One on an
+ * earlier line that names its own value there is that value's.
  */
 function dataWordsOf(text: string): (at: number) => boolean {
   let positions: number[] | undefined;
@@ -95,8 +96,19 @@ function dataWordsOf(text: string): (at: number) => boolean {
       if (positions[middle]! < from) low = middle + 1;
       else high = middle;
     }
-    return low < positions.length && positions[low]! < to;
+    for (let i = low; i < positions.length && positions[i]! < to; i++) if (!holdsOwnValue(text, positions[i]!, at)) return true;
+    return false;
   };
+}
+
+/**
+ * Whether the data word at `word`, on a line before the value at `at`, names that line's own value
+ * (`# public key: age1…`, `sha256: …`): then it says nothing of the values on the lines after it.
+ */
+function holdsOwnValue(text: string, word: number, at: number): boolean {
+  const end = text.indexOf('\n', word);
+  if (end < 0 || end >= at) return false;
+  return /^[\w -]{0,40}[:=][ \t]*\S/.test(text.slice(word, end));
 }
 
 /**
