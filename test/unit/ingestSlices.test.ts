@@ -122,4 +122,30 @@ describe('transcript slices', () => {
     assert.equal(project.snapshots.get('orders.py')?.content, v2);
     project.close();
   });
+
+  it('commits the records before a long one first, so that a hook stopped while reading it keeps them', async () => {
+    const root = path.join(tempDir(), 'p');
+    const transcript = path.join(tempDir(), `${SESSION}-long.jsonl`);
+    let time = Date.parse('2026-11-20T09:00:00Z');
+    const prompt = (uuid: string, content: string) => JSON.stringify({ uuid, parentUuid: null, sessionId: SESSION, timestamp: new Date((time += 1000)).toISOString(), cwd: root, isSidechain: false, type: 'user', message: { role: 'user', content } });
+    const short = [prompt('p-1', 'Keep the retry budget at three attempts'), prompt('p-2', 'Log the order id on every failure')];
+    const long = prompt('p-long', `Here is the whole log:\n${'GET /orders 200 12ms\n'.repeat(20_000)}`);
+    const text = `${[...short, long].join('\n')}\n`;
+    writeFileSync(transcript, text);
+    const file = { path: transcript, sessionId: SESSION, kind: 'session' as const };
+    const project = openProject(root, { ...process.env, ENGRAM_HOME: tempDir() });
+    const put = project.ingestOffsets.put.bind(project.ingestOffsets);
+    const saved: number[] = [];
+    // The process stops while the long record is read (a hook at its hard limit): here, the next commit fails.
+    project.ingestOffsets.put = (offset) => {
+      if (saved.length > 0) throw new Error('stopped');
+      saved.push(offset.byteOffset);
+      put(offset);
+    };
+    await assert.rejects(ingestTranscript(project, new ChangeRecorder(project), file), /stopped/);
+    const before = Buffer.byteLength(`${short.join('\n')}\n`);
+    assert.deepEqual(saved, [before], "the short records' position, committed before the long record was read");
+    assert.deepEqual(sourceRefs(project), ['claude:p-1', 'claude:p-2']);
+    project.close();
+  });
 });

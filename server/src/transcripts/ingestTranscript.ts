@@ -67,6 +67,12 @@ export interface IngestLimits {
  */
 const SLICE_BYTES = 1024 * 1024;
 const SLICE_MS = 200;
+/**
+ * A record this long (a pasted log, a whole file) may take the rest of a hook's time, and a hook
+ * stopped at its limit keeps nothing of its open slice: what came before such a record is
+ * committed first, so each hook moves on.
+ */
+const LONG_RECORD_BYTES = 256 * 1024;
 
 /**
  * Reads what is new in one Claude Code transcript and turns it into memories: diffs with their
@@ -102,7 +108,12 @@ export async function ingestTranscript(project: Project, recorder: ChangeRecorde
   };
 
   let stoppedAt: number | null = null;
+  let lineStart = reading.from;
   for await (const line of reading.lines) {
+    if (line.record && slice.first && line.end - lineStart >= LONG_RECORD_BYTES) {
+      await commit({ at: lineStart });
+      slice = { from: lineStart, startedAt: Date.now(), first: undefined, last: undefined };
+    }
     if (line.record) {
       slice.first ??= line.record;
       slice.last = line.record;
@@ -117,6 +128,7 @@ export async function ingestTranscript(project: Project, recorder: ChangeRecorde
       await commit({ at: line.end });
       slice = { from: line.end, startedAt: Date.now(), first: undefined, last: undefined };
     }
+    lineStart = line.end;
   }
   await commit(stoppedAt === null ? 'end' : { at: stoppedAt });
   return {
