@@ -1,3 +1,4 @@
+import { forEachRun } from './sampledRuns';
 import type { FoundSecret } from './secretRules';
 import { countsUp, entropy, isPlaceholderValue, readsAsWords } from './secretValues';
 
@@ -211,22 +212,15 @@ function bareToken(text: string, start: number, end: number, namesData: (at: num
 export function findBareTokens(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
   const namesData = dataWordsOf(text);
-  for (let i = MIN_LENGTH - 1; i < text.length; i += MIN_LENGTH) {
-    if (!isBase64Character(text.charCodeAt(i))) continue;
-    let start = i;
-    let end = i + 1;
-    while (start > 0 && isBase64Character(text.charCodeAt(start - 1))) start--;
-    while (end < text.length && isBase64Character(text.charCodeAt(end))) end++;
-    // On to the first sampled character past this run.
-    i += Math.floor((end - 1 - i) / MIN_LENGTH) * MIN_LENGTH;
-    if (end - start < MIN_LENGTH || end - start > MAX_LENGTH) continue;
+  forEachRun(text, MIN_LENGTH, isBase64Character, (start, end) => {
+    if (end - start > MAX_LENGTH) return;
     // A certificate in base64 (a JWKS `x5c`): its DER starts with the same version field, and it is public.
-    if (text.startsWith('MII', start) && text.slice(start + 6, start + 24).includes('AwIBAgI')) continue;
+    if (text.startsWith('MII', start) && text.slice(start + 6, start + 24).includes('AwIBAgI')) return;
     // A Twilio account's SID: its name, as every API path shows it (docs/decisions.md).
-    if (end - start === 34 && /^AC[0-9a-f]{32}$/.test(text.slice(start, end))) continue;
+    if (end - start === 34 && /^AC[0-9a-f]{32}$/.test(text.slice(start, end))) return;
     const token = bareToken(text, start, end, namesData);
     if (token) found.push(token);
-  }
+  });
   return found;
 }
 

@@ -1,3 +1,4 @@
+import { forEachRun, isTokenRunCharacter } from './sampledRuns';
 import type { FoundSecret } from './secretRules';
 
 /**
@@ -89,14 +90,9 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
 
 const PREFIXED_TOKEN_AT = new RegExp(`(?:${PREFIXED_TOKENS.map(([, body]) => `(${body})`).join('|')})(?![A-Za-z0-9_-])`, 'y');
 
-/** [A-Za-z0-9_-], the characters of a token run (the gate's). */
-function isRunCharacter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
-}
-
 /** A token found after [A-Za-z0-9_.-] is part of a longer word. */
 function continuesWord(c: number): boolean {
-  return isRunCharacter(c) || c === 46;
+  return isTokenRunCharacter(c) || c === 46;
 }
 
 /** What the shapes hold besides run characters: `dp.pt.…`, `sha256~…`, `1//0…`, base64's `+/=`, Twitter's `%`, Salesforce's `!`. */
@@ -124,16 +120,8 @@ function insidePublicPem(text: string, at: number): boolean {
 export function findPrefixedTokens(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
   let next = 0;
-  const min = PREFIXED_TOKEN_RUN;
-  for (let i = min - 1; i < text.length; i += min) {
-    if (!isRunCharacter(text.charCodeAt(i))) continue;
-    let runStart = i;
-    let runEnd = i + 1;
-    while (runStart > 0 && isRunCharacter(text.charCodeAt(runStart - 1))) runStart--;
-    while (runEnd < text.length && isRunCharacter(text.charCodeAt(runEnd))) runEnd++;
-    // On to the first sampled character past this run.
-    i += Math.floor((runEnd - 1 - i) / min) * min;
-    if (runEnd - runStart < min || runEnd <= next) continue;
+  forEachRun(text, PREFIXED_TOKEN_RUN, isTokenRunCharacter, (runStart, runEnd) => {
+    if (runEnd <= next) return;
     let from = runStart;
     while (from > next && runStart - from < MAX_PREFIX_BACK && isTokenCharacter(text.charCodeAt(from - 1))) from--;
     for (let at = from; at <= runStart; at++) {
@@ -150,7 +138,7 @@ export function findPrefixedTokens(text: string): FoundSecret[] {
       next = at + match[0].length;
       break;
     }
-  }
+  });
   return found;
 }
 

@@ -11,6 +11,7 @@ import { joinContinuedLines } from './continuedLines';
 import { recordGateScan } from './secretPatterns';
 import { holdsGeneratedSecret, holdsSecret } from './keyNames';
 import { isFilledIn, isHighEntropy, isPlaceholderToken, isPlaceholderValue, namesASecret } from './secretValues';
+import { forEachRun, isTokenRunCharacter } from './sampledRuns';
 import { TOKEN_RULES } from './tokenRules';
 
 export interface Redaction {
@@ -113,27 +114,12 @@ function keywordRulesIn(lower: string, open: RankedRule[], keyOrPat: number[]): 
   }
 }
 
-function isTokenCharacter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
-}
-
-/**
- * The longest run of [A-Za-z0-9_-] in `text` when it is at least `min` long (else some shorter
- * length). Such a run covers one of every `min` consecutive characters, so only those are looked
- * at, and the runs through them measured: a third of the work of reading every character.
- */
+/** The longest run of [A-Za-z0-9_-] in `text` when it is at least `min` long (else 0). */
 function longestTokenRun(text: string, min: number): number {
   let longest = 0;
-  for (let i = min - 1; i < text.length; i += min) {
-    if (!isTokenCharacter(text.charCodeAt(i))) continue;
-    let start = i;
-    let end = i + 1;
-    while (start > 0 && isTokenCharacter(text.charCodeAt(start - 1))) start--;
-    while (end < text.length && isTokenCharacter(text.charCodeAt(end))) end++;
+  forEachRun(text, min, isTokenRunCharacter, (start, end) => {
     longest = Math.max(longest, end - start);
-    // On to the first sampled character past this run.
-    i += Math.floor((end - 1 - i) / min) * min;
-  }
+  });
   return longest;
 }
 
