@@ -17,6 +17,20 @@ export function forEachRun(text: string, min: number, isCharacter: (c: number) =
   }
 }
 
+/** Whether a text holds a run of `min` characters or more: forEachRun's reading, stopping at the first. */
+export function hasRun(text: string, min: number, isCharacter: (c: number) => boolean): boolean {
+  for (let i = min - 1; i < text.length; i += min) {
+    if (!isCharacter(text.charCodeAt(i))) continue;
+    let start = i;
+    let end = i + 1;
+    while (start > 0 && isCharacter(text.charCodeAt(start - 1))) start--;
+    while (end < text.length && isCharacter(text.charCodeAt(end))) end++;
+    if (end - start >= min) return true;
+    i += Math.floor((end - 1 - i) / min) * min;
+  }
+  return false;
+}
+
 /** [A-Za-z0-9_-], the characters of a token run (the gates' `tokenRun`), by character code. */
 export function isTokenRunCharacter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;

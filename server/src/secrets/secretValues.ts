@@ -3,6 +3,7 @@ import { isCacheKey, playsAnotherRole } from './otherRoleValues';
 import { holdsPlaceholder } from './privateKeyBlocks';
 import type { SecretSpan } from './secretRules';
 import { TOKEN_PREFIX } from './truncatedTokens';
+import { hasRun } from './sampledRuns';
 
 /**
  * Whether a value found under a secret-sounding key is a secret. Names of secrets are not
@@ -246,9 +247,13 @@ const PUBLIC_SDK_KEY = /^(?:(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}|pk\.e
  * Whether a text holds a run of 16 characters a drawn value is made of: rules that look for one
  * only after a word test this first (one fast scan; most text has none).
  */
-const DRAWN_RUN = /[A-Za-z0-9_+/=.-]{16}/;
 export function holdsDrawnRun(text: string): boolean {
-  return DRAWN_RUN.test(text);
+  return hasRun(text, 16, isDrawnCharacter);
+}
+
+/** [A-Za-z0-9_+/=.-], the characters of a drawn run, by character code. */
+function isDrawnCharacter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95 || c === 43 || c === 61;
 }
 
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
