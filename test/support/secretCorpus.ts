@@ -203,7 +203,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
   'cn059',
-  'co187', 'co203',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -900,3 +900,23 @@ describe("round 44: heroku auth:token after the CLI's warnings, Jenkins' createA
     ]);
   });
 });
+
+describe("round 45: a JSON Web Token's signing key as a literal, a login told as `user` / `…`; kept: placeholders after your / my", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['const token = jwt.sign(payload, "my-super-OXpsqq-6815", { expiresIn: "1h" });', `const token = jwt.sign(payload, "${R('positional-password')}", { expiresIn: "1h" });`],
+      ['claims = jwt.decode(raw, "k8s-Deploy-Sign-2291", algorithms=["HS256"])', `claims = jwt.decode(raw, "${R('positional-password')}", algorithms=["HS256"])`],
+      ['Login with user `grafana-admin` / `CSCmJ33wGIed` on the shared box.', `Login with user \`grafana-admin\` / \`${R('prose-secret')}\` on the shared box.`],
+    ]);
+  });
+
+  it("keeps a key from the environment, jwt.io's and the docs' placeholders, a word", () => {
+    assertKeeps([
+      'const token = jwt.sign(payload, process.env.JWT_SECRET, { expiresIn: "1h" });',
+      'jwt.verify(token, "your-256-bit-secret")',
+      "jwt.sign({ foo: 'bar' }, 'shhhhh');",
+      'JWT.encode(payload, "secret", "HS256")',
+      'Login with user `grafana-admin` / `<password>` on the shared box.',
+    ]);
+  });
+});

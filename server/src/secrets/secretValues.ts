@@ -98,7 +98,8 @@ export function isPlaceholderValue(value: string): boolean {
     /^Ag[A-Za-z0-9+/]{150,}={0,2}$/.test(v) ||
     /^\{AQAAAB[A-Za-z0-9+/]{20,}={0,2}\}$/.test(v) ||
     /(?:xxxx|XXXX)$/.test(v) ||
-    /^(?:your|my)[_-]/i.test(v) ||
+    // `your-api-key`, `my_secret_2024`: words after `your`/`my`; not with a part typed in no word's case (`my-super-OXpsqq-6815`).
+    (/^(?:your|my)[_-]/i.test(v) && !/[a-z][A-Z]|[A-Z]{2}[a-z]/.test(v)) ||
     // A query's or a command's parameter: `password=@password`, `:password`.
     /^[@:][A-Za-z_]{1,60}$/.test(v) ||
     // A JSONPath or template that fills it in (`{.credential.access_token}`), bank-vaults' `vault:path#key`.
