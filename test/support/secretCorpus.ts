@@ -204,7 +204,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
   'cn059',
-  'cq006', 'cq084', 'cq167', 'cq215', 'cr031', 'cr065',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -920,3 +920,24 @@ describe("round 45: a JSON Web Token's signing key as a literal, a login told as
     ]);
   });
 });
+
+describe("round 46: values past 1,000 characters, secrets printed in containers and by kubectl with options first, Vault unseal keys; kept: Helm's checksums, Vault policies", () => {
+  it('redacts them', () => {
+    const long = 'ewogICJ0eXBl' + 'HDfEcOxD1ukk128pVsID6ayPOWkb+p1vxDOh9Vmn5DIESlk6Dd/'.repeat(45);
+    assertRedacts([
+      [`GOOGLE_CREDENTIALS_B64=${long}\nGOOGLE_PROJECT=acme-prod`, `GOOGLE_CREDENTIALS_B64=${R('generic-assignment')}\nGOOGLE_PROJECT=acme-prod`],
+      ['$ kubectl -n argocd get secret argocd-initial-admin-secret -o jsonpath="{.data.password}" | base64 -d; echo\n8slaQVrIPmHlKETe', `$ kubectl -n argocd get secret argocd-initial-admin-secret -o jsonpath="{.data.password}" | base64 -d; echo\n${R('printed-secret')}`],
+      ['$ docker exec jenkins cat /var/jenkins_home/secrets/initialAdminPassword\n60c6878bdccd925eac6e361ce269cb6f', `$ docker exec jenkins cat /var/jenkins_home/secrets/initialAdminPassword\n${R('printed-secret')}`],
+      ['$ argocd admin initial-password -n argocd\nQm4rT7vXp2LwZs9k\n\n This password must be only used for first time login.', `$ argocd admin initial-password -n argocd\n${R('printed-secret')}\n\n This password must be only used for first time login.`],
+      ['$ vault operator unseal ZOQG7eMIN+kJX0bdwstX4ZqDWdKQ6SL6ZY3kh0scZHR+\nKey                Value', `$ vault operator unseal ${R('command-line-password')}\nKey                Value`],
+    ]);
+  });
+
+  it("keeps a Helm chart's checksum annotations, a Vault role's policies, an unseal that prompts", () => {
+    assertKeeps([
+      '      annotations:\n        checksum/config: 076992c7cb6606ff4a8a6a22ef195ff3a8917a887e3189e2dd1fe65dc79df70a\n        checksum/secret: 9280074295d75dec21e67b1e54f3fb287163c9cdb4702690b8409b0581d5231d',
+      'vault write auth/approle/role/ci token_ttl=1h token_max_ttl=4h secret_id_ttl=24h token_policies="ci-read"',
+      '$ vault operator unseal\nUnseal Key (will be hidden):',
+    ]);
+  });
+});

@@ -41,6 +41,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['login'], `${program('login')}${REST_OF_COMMAND} -p(?:(?: {1,4}|=)(?:${ARGUMENT_VALUE})|${QUOTED_ATTACHED}|([^\\s"'\`;&|-][^\\s"'\`;&|]{3,1000}))`],
   // `vault login <token>` (a method's `-method=…` and `key=value` pairs are not one).
   [['vault'], `${program('vault')} {1,4}login(?: {1,4}-[\\w-]{1,30}(?:=\\S{1,200})?)*? {1,4}(?!-)["']?([A-Za-z0-9._-]{8,1000})["']?(?=\\s|$)`],
+  // `vault operator unseal <key>`: a share of the key that opens the whole store.
+  [['vault'], `${program('vault')} {1,4}operator {1,4}unseal(?: {1,4}-[\\w-]{1,30}(?:=\\S{1,200})?)*? {1,4}(?!-)["']?([A-Za-z0-9+/=_-]{20,200})["']?(?=\\s|$)`],
   // Mosquitto's clients: `mosquitto_pub -u user -P …`.
   [['mosquitto'], `${program('mosquitto_(?:pub|sub|rr)')}${REST_OF_COMMAND} (?:-P|--pw)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Codecov's uploader: `codecov -t …`, `bash <(curl -s https://codecov.io/bash) -t …`.

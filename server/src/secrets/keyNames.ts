@@ -24,7 +24,7 @@ const METADATA_WORDS = new Set([
   'short', 'weak', 'expired', 'map', 'maps', 'accessor', 'question', 'identity', 'found', 'missing', 'revoked', 'denied', 'locked', 'unknown', 'incorrect', 'wrong', 'vergessen', 'falsch', 'incorrecta', 'incorrecto', 'olvidada', 'oublie',
   // How long, how strong, how it is checked.
   'length', 'len', 'size', 'count', 'ttl', 'expiry', 'expires', 'expiration', 'lifetime', 'timeout', 'validity', 'format',
-  'version', 'policy', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled', 'history', 'min', 'max', 'lockout',
+  'version', 'policy', 'policies', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled', 'history', 'min', 'max', 'lockout',
   'attempts', 'retries', 'reuse',
   // What handles it.
   'scheme', 'method', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
@@ -79,10 +79,11 @@ const WEAK_LAST_WORDS = new Set(['key', 'pat', 'cred', 'creds', 'credential', 'c
 /**
  * A key whose value is a secret when it looks generated (WEAK_KEYWORD): `key`, `pat` or
  * `creds` ends its name (digits aside: `key1`), after no word that makes it a lookup
- * (`cacheKey`); `credentialsId` names one.
+ * (`cacheKey`), an encoding's name aside (`_B64`, `_JSON`); `credentialsId` names one.
  */
 export function holdsGeneratedSecret(key: string): boolean {
-  const words = key.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
+  // How the value is written says nothing of what it is: `GOOGLE_CREDENTIALS_B64`, `SA_KEY_JSON`.
+  const words = key.replace(/[_.-]?(?:b64|base64|encoded|json)$/i, '').match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+/g)?.map((w) => w.toLowerCase()) ?? [];
   let last = words.length - 1;
   while (last > 0 && /^[0-9]+$/.test(words[last]!)) last--;
   // Etsy's `keystring`, also written `keyString`.

@@ -188,8 +188,19 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   if (name.kind !== 'sensitive' && !isHighEntropy(value)) return null;
   // A `keyName` names the key, not its value: no metadata word in it can tell against the value.
   const key = name.kind === 'sibling' ? '' : text.slice(name.start, name.end);
-  if (isSecretUnderKey(key, value, text, span)) return { span: { ...span, rule: form.rule }, secret: true };
+  // Helm's `checksum/secret:` annotation: a digest of the rendered Secret, there to restart pods when it changes.
+  if (name.kind !== 'sibling' && text.endsWith('checksum/', name.start)) return { span, secret: false };
+  if (isSecretUnderKey(key, value, text, span)) return { span: { start: span.start, end: throughCut(text, span.end - span.start, span.end), rule: form.rule }, secret: true };
   return namesASecret(value) && !/^[a-z][a-z0-9+.-]*:\/\//.test(value) ? { span, secret: false } : null;
+}
+
+/** The rest of a value the forms read no further than 1,000 characters (a base64 service-account key in a CI variable): to where it ends. */
+const REST_OF_VALUE = /[^\s"'`,;(){}[\]，；。、]*/y;
+function throughCut(text: string, length: number, end: number): number {
+  if (length < 1000) return end;
+  REST_OF_VALUE.lastIndex = end;
+  REST_OF_VALUE.test(text);
+  return REST_OF_VALUE.lastIndex;
 }
 
 /** Every form has one of these after its key name: a text without any (a path, a symbol) holds no keyed secret. */

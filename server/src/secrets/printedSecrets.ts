@@ -13,7 +13,9 @@ import { isPlaceholderValue } from './secretValues';
 const PRINTS_SECRET = [
   'op read ',
   'op item get [^\\r\\n]*--fields',
-  'kubectl (?:get secrets?|config view) [^\\r\\n]*(?:base64 (?:-d|--decode)|jsonpath)',
+  'kubectl (?:-{1,2}[\\w-]{1,30}(?:[ =][^\\s-]\\S{0,200})? {1,4}){0,4}(?:get secrets?|config view) [^\\r\\n]*(?:base64 (?:-d|--decode)|jsonpath)',
+  // Argo CD's first admin password: `argocd admin initial-password -n argocd`.
+  'argocd admin initial-password',
   'aws sts [^\\r\\n]*--output text',
   'az keyvault secret show [^\\r\\n]*(?:tsv|--query value)',
   // Any command whose output `jq -r` narrows to a token, secret or password field.
@@ -34,18 +36,21 @@ const PRINTS_SECRET = [
   'az acr credential show [^\\r\\n]*(?:tsv|--query)',
   // A key file shown whole (`cat config/master.key`, a MongoDB `keyfile`, Ansible's `.vault_pass`; not a public key's
   // `.pub`), Terraform's values shown raw.
-  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|keyfile|secret|token|password|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?)(?![\\w.])',
+  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|keyfile|[Ss]ecret|[Tt]oken|[Pp]assword|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?)(?![\\w.])',
   'terraform output {1,4}-raw ',
   'nonsensitive\\(',
   // A key whose path names a secret: `consul kv get service/billing/psp_api_key`, `etcdctl get /app/db_password`.
   '(?:consul kv get|etcdctl get) {1,4}[^\\s]*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)[^\\s]*(?: [^\\r\\n]*)?',
 ];
 
+/** A command run in a container: `docker exec jenkins …`, `kubectl exec -n ci jenkins-0 -- …`. */
+const IN_CONTAINER = '(?:(?:docker|podman) {1,4}exec(?: {1,4}-{1,2}[\\w-]{1,20}(?:[ =][^\\s-]\\S{0,100})?){0,4} {1,4}[\\w.-]{1,100} {1,4}|kubectl {1,4}exec [^\\r\\n]{0,200}? -- {1,4})';
+
 /**
  * The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`, perhaps run by sudo), its output's first
  * line a single word (after the Heroku CLI's `›` warnings).
  */
-const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n(?:[ \\t]*›[^\\r\\n]*\\r?\\n){0,4}[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
+const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${IN_CONTAINER})?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n(?:[ \\t]*›[^\\r\\n]*\\r?\\n){0,4}[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
 
 /**
  * A secret on the second line of what a command printed: OpenVPN's `auth-user-pass` file shown
@@ -67,7 +72,7 @@ const BUNDLER_PRINTED = /(?:^|\n)[ \t]*[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,

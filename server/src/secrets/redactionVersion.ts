@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = '91f23f0f4f0b7048';
+export const REDACTION_FINGERPRINT = 'acd56d2e6558a98b';
