@@ -205,7 +205,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'be193',
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
   'cn059',
-  'cs066', 'cs081', 'cs167', 'cs204', 'ct001', 'ct007', 'ct009', 'ct010', 'ct013', 'ct014', 'ct069',
+  'ct001', 'ct007', 'ct014',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

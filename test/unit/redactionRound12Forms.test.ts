@@ -923,7 +923,7 @@ describe("round 45: a JSON Web Token's signing key as a literal, a login told as
 
 describe("round 46: values past 1,000 characters, secrets printed in containers and by kubectl with options first, Vault unseal keys; kept: Helm's checksums, Vault policies", () => {
   it('redacts them', () => {
-    const long = 'ewogICJ0eXBl' + 'HDfEcOxD1ukk128pVsID6ayPOWkb+p1vxDOh9Vmn5DIESlk6Dd/'.repeat(45);
+    const long = 'HDfEcOxD1ukk128pVsID6ayPOWkb+p1vxDOh9Vmn5DIESlk6Dd/'.repeat(45);
     assertRedacts([
       [`GOOGLE_CREDENTIALS_B64=${long}\nGOOGLE_PROJECT=acme-prod`, `GOOGLE_CREDENTIALS_B64=${R('generic-assignment')}\nGOOGLE_PROJECT=acme-prod`],
       ['$ kubectl -n argocd get secret argocd-initial-admin-secret -o jsonpath="{.data.password}" | base64 -d; echo\n8slaQVrIPmHlKETe', `$ kubectl -n argocd get secret argocd-initial-admin-secret -o jsonpath="{.data.password}" | base64 -d; echo\n${R('printed-secret')}`],
@@ -938,6 +938,31 @@ describe("round 46: values past 1,000 characters, secrets printed in containers 
       '      annotations:\n        checksum/config: 076992c7cb6606ff4a8a6a22ef195ff3a8917a887e3189e2dd1fe65dc79df70a\n        checksum/secret: 9280074295d75dec21e67b1e54f3fb287163c9cdb4702690b8409b0581d5231d',
       'vault write auth/approle/role/ci token_ttl=1h token_max_ttl=4h secret_id_ttl=24h token_policies="ci-read"',
       '$ vault operator unseal\nUnseal Key (will be hidden):',
+    ]);
+  });
+});
+
+describe("round 47: altool's -p, a Google credentials file in base64, UI tests typing a password, OneSignal's keys; kept: browser analytics keys, Datadog's client tokens, a key file's path", () => {
+  it('redacts them', () => {
+    const credentials = `ewogICJ0eXBl${'YP6O7Y39rCU0kgf2+n3ekaXnij6yZQOAZKfg8hMr/I1rjffwWsAul8EbEBxf220ApUsHN3X4a'.repeat(8)}`;
+    assertRedacts([
+      ['xcrun altool --upload-app -f build/Acme.ipa -t ios -u dev@acme.io -p qvQK-lFQE-DVkS-fHFU', `xcrun altool --upload-app -f build/Acme.ipa -t ios -u dev@acme.io -p ${R('command-line-password')}`],
+      [`GOOGLE_SERVICE_ACCOUNT_BASE64=${credentials}`, `GOOGLE_SERVICE_ACCOUNT_BASE64=${R('gcp-service-account-key')}`],
+      ['await element(by.id("password")).typeText("Thistle8535!");', `await element(by.id("password")).typeText("${R('positional-password')}");`],
+      ['await page.getByLabel("Password").fill("Hunter2Lamp!9");', `await page.getByLabel("Password").fill("${R('positional-password')}");`],
+      ['driver.find_element(By.ID, "password").send_keys("Hunter2Lamp!9")', `driver.find_element(By.ID, "password").send_keys("${R('positional-password')}")`],
+      ["--header 'Authorization: Key os_v2_app_53AFYSWWJRF3DVHUSKDNRYHO7LW7VVJ6SPZ55SS7NRLEOB7AAYM5IXEB65BUZCHAWYOESAX4MUS4UE4DIT7NTCLOYSYQXIOITXMT'", `--header 'Authorization: Key ${R('onesignal-api-key')}'`],
+    ]);
+  });
+
+  it("keeps analytics snippets' keys, a Datadog client token, a .p8 file's path, an altool keychain reference", () => {
+    assertKeeps([
+      'analytics.load("uXdiBEWnedfZEw43njZJBbdQExjN2UFU");\nanalytics.page();',
+      'mixpanel.init("4ab3b2b1d6d5eadae03a1f4d9b614bc3", { track_pageview: true, persistence: "localStorage" });',
+      "datadogRum.init({\n  applicationId: 'c4e6f2d0-4927-7c5b-9552-4a5017fc37e0',\n  clientToken: 'pub1c40d627f415fddb4755925c7f10f5f5',\n  site: 'datadoghq.com',\n});",
+      '  token: {\n    key: "certs/AuthKey_N43ZIRXQ03.p8",\n    keyId: process.env.APNS_KEY_ID,\n  },',
+      'xcrun altool --upload-app -f a.ipa -t ios -u dev@acme.io -p "@keychain:AC_PASSWORD"',
+      'await element(by.id("email")).typeText("qa+prod@acme.io");',
     ]);
   });
 });

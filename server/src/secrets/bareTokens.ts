@@ -145,6 +145,13 @@ function isKey(text: string, after: number): boolean {
 /** A token's kind written before it (`pk_live_…`, `whsec_…`): a shape's own rule judges it, and a publishable key is none. */
 const TOKEN_KIND = /^[a-z]{2,10}[_-]/;
 
+/**
+ * The first argument of a browser analytics snippet: Segment's write key (`analytics.load("…")`), Mixpanel's project
+ * token, Amplitude's API key, Heap's app id, PostHog's project key. Each only sends events, and every page that loads
+ * the snippet shows it.
+ */
+const BROWSER_ANALYTICS_KEY = /(?:analytics\.load|mixpanel\.init|amplitude(?:\.getInstance\(\))?\.init|heap\.load|posthog\.init)\([ \t]{0,4}$/;
+
 /** Base64 of text (`c3VwZXIgc2VjcmV0IHZhbHVl` is `super secret value`): an encoding of words, not a key. */
 function decodesToText(value: string): boolean {
   const bytes = Buffer.from(value, 'base64');
@@ -196,7 +203,7 @@ function bareToken(text: string, start: number, end: number, namesData: (at: num
     if (length < MIN_LENGTH || isNamed(text, start - 1) || isKey(text, end + 1)) return null;
     const value = text.slice(start, end);
     if (!isDrawnHex(value) && (/^[0-9a-fA-F]+$/.test(value) || !isDrawnBase64(value))) return null;
-    if (TOKEN_KIND.test(value) || isPlaceholderValue(value) || namesData(start)) return null;
+    if (TOKEN_KIND.test(value) || isPlaceholderValue(value) || namesData(start) || BROWSER_ANALYTICS_KEY.test(text.slice(Math.max(0, start - 60), start - 1))) return null;
     return { start, end, rule: 'high-entropy-string' };
   }
   if (length !== AWS_SECRET_LENGTH || !isArgument(text, start, end)) return null;

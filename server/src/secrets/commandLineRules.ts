@@ -115,6 +115,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['steamcmd'], `${program('steamcmd')}(?:\\.sh|\\.exe)?${REST_OF_COMMAND} \\+login {1,4}${WORD} {1,4}(?!\\+)(?:${ARGUMENT_VALUE})`],
   // Gated by `ip `: a keyword starting with `z` would slow the scan every text gets (secretPatterns.ts).
   [['ip '], `(?:${program('zip')}|${program('unzip')}) ${REST_OF_COMMAND}(?<= )(?:-P|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // Apple's `xcrun altool … -u <Apple ID> -p <app-specific password>` (`@keychain:…` and `@env:…` name one kept elsewhere).
+  [['altool'], `${program('altool')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // A cluster's bootstrap token: `kubeadm join … --token abcdef.0123456789abcdef`.
   [['kubeadm'], `${program('kubeadm')}${REST_OF_COMMAND} --token(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // MySQL Shell's URI without a scheme, given whole: `mysqlsh --uri user:…@host:3306`, `mysqlsh user:…@host`.

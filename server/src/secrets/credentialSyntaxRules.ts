@@ -297,11 +297,13 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   },
   // A Wi-Fi profile's key (`netsh wlan export profile … key=clear`): `<keyMaterial>…</keyMaterial>`.
   { id: 'xml-secret', pattern: /<keyMaterial>([^<]{1,1000})<\/keyMaterial>/dg, gate: { keywords: ['keymaterial'] }, accept: acceptNonPlaceholder },
-  // A browser test typing into a password field: Cypress' `cy.get("#password").type("…")`, Playwright's `fill("#password", "…")`.
+  // A UI test typing into a password field: Cypress' `cy.get("#password").type("…")`, Playwright's `fill("#password", "…")` and
+  // `getByLabel("Password").fill("…")`, Detox's `element(by.id("password")).typeText("…")`, Selenium's `send_keys`/`sendKeys`.
   {
     id: 'positional-password',
-    pattern: /(?:get|fill)\(\s{0,4}(?:"[^"\r\n]{0,60}pass[^"\r\n]{0,60}"|'[^'\r\n]{0,60}pass[^'\r\n]{0,60}')\s{0,4}(?:\)\s{0,4}\.type\(|,)\s{0,4}["'`]([^"'`\r\n]{1,200})["'`]/dg,
-    gate: { keywords: ['type(', 'fill('] },
+    pattern:
+      /(?:(?:(?:get|id|ByLabel|ByPlaceholder|ByTestId)\(|(?:ID|NAME),)\s{0,4}(?:"[^"\r\n]{0,60}[Pp]ass[^"\r\n]{0,60}"|'[^'\r\n]{0,60}[Pp]ass[^'\r\n]{0,60}')\s{0,4}\)(?:\s{0,4}\))?\s{0,4}\.(?:type|typeText|replaceText|fill|sendKeys|send_keys)\(|fill\(\s{0,4}(?:"[^"\r\n]{0,60}pass[^"\r\n]{0,60}"|'[^'\r\n]{0,60}pass[^'\r\n]{0,60}')\s{0,4},)\s{0,4}["'`]([^"'`\r\n]{1,200})["'`]/dg,
+    gate: { keywords: ['type(', 'fill(', 'text(', 'sendkeys(', 'send_keys('] },
     accept: acceptNonPlaceholder,
   },
   // A PEM block's pass phrase in Go: `x509.DecryptPEMBlock(block, []byte("…"))`, `EncryptPEMBlock(rand, type, der, []byte("…"), alg)`.

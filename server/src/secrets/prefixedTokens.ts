@@ -40,6 +40,9 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['salesforce-access-token', '00D[A-Za-z0-9]{12,15}![A-Za-z0-9_.]{80,120}'],
   // A PEM private key in base64, as an environment variable or a Kubernetes Secret holds it: `-----BEGIN … PRIVATE` encoded.
   ['private-key', 'LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,30}?(?:UFJJVkFURS|QUklWQVRF|BSSVZBVE)[A-Za-z0-9+/]{40,12000}={0,2}'],
+  // A Google credentials file in base64 (a service account's key, as a CI variable holds it): a JSON object whose first
+  // key is `type`, encoded, as gcloud writes it (`{\n  "type`), minified (`{"type":"`) or unindented.
+  ['gcp-service-account-key', '(?:ewogICJ0eXBl|eyJ0eXBlIjoi|ewoidHlwZSI6)[A-Za-z0-9+/]{400,12000}={0,2}'],
   ['mapbox-secret-token', 'sk\\.eyJ[A-Za-z0-9_-]{30,300}\\.[A-Za-z0-9_-]{20,60}'],
   ['notion-api-token', 'ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'],
   ['replicate-api-token', 'r8_[A-Za-z0-9]{37}'],
@@ -52,6 +55,7 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   ['rubygems-api-token', 'rubygems_[a-f0-9]{48}'],
   // Fly.io's macaroons, in base64 of either alphabet, several joined by commas after `FlyV1 `.
   ['flyio-access-token', 'fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/_-]{100,1000}={0,3}(?:,fm[12][ar]?_[A-Za-z0-9+/_-]{20,1000}={0,3}){0,8}'],
+  ['onesignal-api-key', 'os_v2_(?:app|org)_[A-Za-z2-7]{56,120}'],
   ['figma-token', 'figd_[A-Za-z0-9_-]{40,50}'],
   ['netlify-token', 'nfp_[A-Za-z0-9]{36,40}'],
   ['readme-api-token', 'rdme_[a-z0-9]{70}'],

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = 'acd56d2e6558a98b';
+export const REDACTION_FINGERPRINT = '1d5f87a9b5646a4c';

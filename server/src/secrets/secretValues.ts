@@ -100,8 +100,9 @@ export function isPlaceholderValue(value: string): boolean {
     /(?:xxxx|XXXX)$/.test(v) ||
     // `your-api-key`, `my_secret_2024`: words after `your`/`my`; not with a part typed in no word's case (`my-super-OXpsqq-6815`).
     (/^(?:your|my)[_-]/i.test(v) && !/[a-z][A-Z]|[A-Z]{2}[a-z]/.test(v)) ||
-    // A query's or a command's parameter: `password=@password`, `:password`.
+    // A query's or a command's parameter: `password=@password`, `:password`; Apple's tools' `@keychain:NAME`, `@env:NAME`.
     /^[@:][A-Za-z_]{1,60}$/.test(v) ||
+    /^@(?:keychain|env):[\w.-]{1,100}$/.test(v) ||
     // A JSONPath or template that fills it in (`{.credential.access_token}`), bank-vaults' `vault:path#key`.
     /^\{\.[\w.[\]-]+\}$/.test(v) ||
     /^>{0,2}vault:[\w/.-]+#[\w.-]+$/.test(v) ||
@@ -241,8 +242,11 @@ function isHandFilledToken(value: string): boolean {
   return prefix !== null && prefix.index === 0 && !isHighEntropy(value.slice(prefix[0].length, prefix[0].length + 1000));
 }
 
-/** RevenueCat's public SDK keys (`appl_…`, `goog_…`, `amzn_…`) and Mapbox's public tokens (`pk.eyJ…`): shipped in apps, like Stripe's `pk_`. */
-const PUBLIC_SDK_KEY = /^(?:(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}|pk\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,200})$/;
+/**
+ * RevenueCat's public SDK keys (`appl_…`, `goog_…`, `amzn_…`), Mapbox's public tokens (`pk.eyJ…`) and Datadog's client
+ * tokens for browsers and apps (`pub` and 32 hex digits): shipped in apps, like Stripe's `pk_`.
+ */
+const PUBLIC_SDK_KEY = /^(?:(?:appl|goog|amzn|strp|rcb)_[A-Za-z0-9]{20,40}|pk\.eyJ[A-Za-z0-9_-]{10,2000}\.[A-Za-z0-9_-]{10,200}|pub[0-9a-f]{32})$/;
 
 /**
  * Whether a text holds a run of 16 characters a drawn value is made of: rules that look for one
