@@ -207,7 +207,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
   'cn059',
   'ct001', 'ct007', 'ct014',
-  'cu052', 'cu174', 'cu202', 'cu205', 'cu209', 'cv009',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

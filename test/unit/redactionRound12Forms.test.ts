@@ -966,3 +966,23 @@ describe("round 47: altool's -p, a Google credentials file in base64, UI tests t
     ]);
   });
 });
+
+describe("round 48: a Spark conf's value starting with +, kaggle.json, Trino's BasicAuthentication, databricks secrets put, a password ten words on; kept: an MLflow run id", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['spark.hadoop.fs.s3a.secret.key   +SayAAxhMADJju0eUeAybgU5WKaKf2/huPqFjF3h', `spark.hadoop.fs.s3a.secret.key   ${R('generic-assignment')}`],
+      ['$ cat ~/.kaggle/kaggle.json\n{"username":"jdoe42","key":"e45daccea4e6a9b8dadc4e00ac2f3faa"}', `$ cat ~/.kaggle/kaggle.json\n{"username":"jdoe42","key":"${R('credential-pair')}"}`],
+      ['    auth=BasicAuthentication("analyst", "Mosaic369-QULp"),', `    auth=BasicAuthentication("analyst", "${R('positional-password')}"),`],
+      ['databricks secrets put-secret analytics-scope snowflake-password --string-value DDBbcUj4Rzb5mE9bl9kq', `databricks secrets put-secret analytics-scope snowflake-password --string-value ${R('command-line-password')}`],
+      ["Here's the password for the shared jupyterhub account on the gpu box: GpuBnTTP805! (user ml-shared).", `Here's the password for the shared jupyterhub account on the gpu box: ${R('prose-secret')}! (user ml-shared).`],
+    ]);
+  });
+
+  it('keeps an MLflow run id, a Databricks secret read from a file, kaggle.json with its key left out', () => {
+    assertKeeps([
+      'print(mlflow.get_run("28f978e4019bb25848feaf2cec6b8a63").data.metrics)',
+      'databricks secrets put-secret analytics-scope snowflake-password --string-value "$SNOWFLAKE_PASSWORD"',
+      '{"username":"jdoe42","key":"<your-kaggle-key>"}',
+    ]);
+  });
+});

@@ -152,6 +152,9 @@ const TOKEN_KIND = /^[a-z]{2,10}[_-]/;
  */
 const BROWSER_ANALYTICS_KEY = /(?:analytics\.load|mixpanel\.init|amplitude(?:\.getInstance\(\))?\.init|heap\.load|posthog\.init)\([ \t]{0,4}$/;
 
+/** An experiment tracker's run or experiment id given to its lookup: MLflow's `get_run("<32 hex>")`, `delete_experiment("…")`. */
+const RUN_ID_CALL = /(?:get|delete|restore)_(?:run|experiment)\([ \t]{0,4}$/;
+
 /** Base64 of text (`c3VwZXIgc2VjcmV0IHZhbHVl` is `super secret value`): an encoding of words, not a key. */
 function decodesToText(value: string): boolean {
   const bytes = Buffer.from(value, 'base64');
@@ -203,7 +206,8 @@ function bareToken(text: string, start: number, end: number, namesData: (at: num
     if (length < MIN_LENGTH || isNamed(text, start - 1) || isKey(text, end + 1)) return null;
     const value = text.slice(start, end);
     if (!isDrawnHex(value) && (/^[0-9a-fA-F]+$/.test(value) || !isDrawnBase64(value))) return null;
-    if (TOKEN_KIND.test(value) || isPlaceholderValue(value) || namesData(start) || BROWSER_ANALYTICS_KEY.test(text.slice(Math.max(0, start - 60), start - 1))) return null;
+    const before = text.slice(Math.max(0, start - 60), start - 1);
+    if (TOKEN_KIND.test(value) || isPlaceholderValue(value) || namesData(start) || BROWSER_ANALYTICS_KEY.test(before) || RUN_ID_CALL.test(before)) return null;
     return { start, end, rule: 'high-entropy-string' };
   }
   if (length !== AWS_SECRET_LENGTH || !isArgument(text, start, end)) return null;

@@ -117,6 +117,9 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['ip '], `(?:${program('zip')}|${program('unzip')}) ${REST_OF_COMMAND}(?<= )(?:-P|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Apple's `xcrun altool … -u <Apple ID> -p <app-specific password>` (`@keychain:…` and `@env:…` name one kept elsewhere).
   [['altool'], `${program('altool')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // A Databricks secret's value on the command line: `databricks secrets put-secret <scope> <key> --string-value …` (and the
+  // legacy CLI's `secrets put … --string-value …`).
+  [['databricks'], `${program('databricks')} {1,4}secrets {1,4}put(?:-secret)?${REST_OF_COMMAND} --(?:string|bytes)-value(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // A cluster's bootstrap token: `kubeadm join … --token abcdef.0123456789abcdef`.
   [['kubeadm'], `${program('kubeadm')}${REST_OF_COMMAND} --token(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // MySQL Shell's URI without a scheme, given whole: `mysqlsh --uri user:…@host:3306`, `mysqlsh user:…@host`.

@@ -306,6 +306,8 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['type(', 'fill(', 'text(', 'sendkeys(', 'send_keys('] },
     accept: acceptNonPlaceholder,
   },
+  // Kaggle's `kaggle.json`: `{"username":"…","key":"<32 hex digits>"}` (a bare `key` is a lookup elsewhere; here, beside the user, the API key).
+  { id: 'credential-pair', pattern: /"username"\s{0,4}:\s{0,4}"[^"\r\n]{1,100}"\s{0,4},\s{0,4}"key"\s{0,4}:\s{0,4}"([A-Za-z0-9]{20,100})"/dg, gate: { keywords: ['"username"'] }, accept: acceptNonPlaceholder },
   // A PEM block's pass phrase in Go: `x509.DecryptPEMBlock(block, []byte("…"))`, `EncryptPEMBlock(rand, type, der, []byte("…"), alg)`.
   {
     id: 'positional-password',

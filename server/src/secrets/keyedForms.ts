@@ -31,7 +31,7 @@ const QUOTED_IN_QUOTES = `"\\\\"([^"\\\\\\r\\n]{1,1000})\\\\""`;
 /** What may wrap a literal value: a conversion to bytes or a secret type, or a string prefix (Python's `b"…"`, `r'…'`, C#'s `@"…"`, bash's `$'…'`). */
 const LITERAL_WRAPPER = `(?:\\[\\]byte\\(|Buffer\\.from\\(|SecretStr\\(|[bBrRuU@](?=["'])|\\$(?='))?`;
 /** Spaces, then what a generated value starts with: not an operator or a bracket. */
-const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9]/;
+const VALUE_START = /^[ \t]{1,4}["'`A-Za-z0-9+/]/;
 
 /** `secret: password="…"`: the unquoted "value" is the next key; its own match redacts its value. */
 function isNextKey(secret: string): boolean {

@@ -67,6 +67,8 @@ const CALLS: readonly Call[] = [
   // `jwt.verify(token, "…")`, PyJWT's `jwt.encode(payload, "…", …)` and `jwt.decode(…)`, Ruby's `JWT.encode`.
   { names: ['(?:jwt|JWT)\\.(?:sign|verify|encode|decode)'], secretArgument: 1 },
   { names: ['Client'], secretArgument: 1, firstArgument: /sid|^["']AC[0-9a-f]{32}["']$/i },
+  // Trino's and Presto's Python clients: `auth=BasicAuthentication("user", "…")`.
+  { names: ['BasicAuthentication'], secretArgument: 1 },
   // Jenkins' Groovy init scripts: `hudsonRealm.createAccount("admin", "…")` on a security realm.
   { names: ['createAccount(?<=[Rr]ealm\\.createAccount)'], secretArgument: 1 },
   // Alibaba Cloud's Java SDK: `DefaultProfile.getProfile(region, accessKeyId, secret)`.
@@ -89,7 +91,7 @@ export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'construct(', 'pw_set(', 'getprofile(', 'createaccount(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'create_superuser(', 'create_user(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
-  'jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode(',
+  'jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode(', 'basicauthentication(',
 ];
 
 const WORD = /^(?:[a-z]+(?:[_-][a-z]+)*|[A-Z][a-z]+|[A-Z]+)$/;

@@ -13,10 +13,11 @@ import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, loo
 /**
  * The secret's word starts a word (looked behind after its letters: a regex that starts with a
  * look-behind is tried at every character); `password`, `token` and `secret` need a word or a
- * verb before the value, since with a bare `:` they are code the keyed rules read.
+ * verb before the value, since with a bare `:` they are code the keyed rules read. Ten words at most
+ * between (`the password for the shared jupyterhub account on the gpu box: …`).
  */
 const PROSE =
-  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,6}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,10}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
 /** A variable named for a secret, set in a sentence: ``I set `CLOUDFLARE_API_TOKEN` to `…` `` (an agent's summary). */
 const SET_TO =

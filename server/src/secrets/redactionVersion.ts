@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = '1d5f87a9b5646a4c';
+export const REDACTION_FINGERPRINT = '505bc525a6671347';
