@@ -485,6 +485,9 @@ describe('redaction robustness', () => {
     { name: 'SQL inserts whose values never close', text: 'insert into t (password, a) values ('.repeat(MB / 37) },
     { name: "XML-RPC calls whose params close only at the end", text: `${'<methodName>wp.getPosts</methodName><params><param>'.repeat(MB / 52)}</params>` },
     { name: 'Postmark and token repeated with no UUID', text: 'postmark token '.repeat(MB / 15) },
+    // Calls whose arguments only open more calls: each call's arguments are read until they close.
+    { name: 'signing calls nested without end', text: 'jwt.sign(a, '.repeat(MB / 12) },
+    { name: 'login calls nested without end', text: 'smtp.login(a, '.repeat(MB / 14) },
   ];
 
   // What 1 MB of ordinary code naming a secret costs on this machine at this moment: the bound is a

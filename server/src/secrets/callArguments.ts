@@ -11,6 +11,8 @@ export interface Argument {
 }
 
 const MAX_ARGUMENT = 1000;
+/** Brackets open inside one argument, at most: code nests a few; text that only opens them (`f(a, f(a, …`) ends the reading early. */
+const MAX_DEPTH = 12;
 const OPENERS = '([{';
 const CLOSERS = ')]}';
 
@@ -43,7 +45,9 @@ export function callArguments(text: string, from: number, count: number): Argume
           literal = { start: open + 1, end: at };
           literalEnd = at + 1;
         }
-      } else if (OPENERS.includes(c)) depth++;
+      } else if (OPENERS.includes(c)) {
+        if (++depth > MAX_DEPTH) return args;
+      }
       else if (CLOSERS.includes(c)) {
         if (depth === 0) break;
         depth--;
