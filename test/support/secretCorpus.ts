@@ -208,7 +208,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'bk027', 'bk153', 'bk154', 'bk155', 'bk156',
   'cn059',
   'ct001', 'ct007', 'ct014',
-  'da005', 'da031', 'da065', 'da081', 'da199',
+  'da081',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -986,3 +986,23 @@ describe("round 48: a Spark conf's value starting with +, kaggle.json, Trino's B
     ]);
   });
 });
+
+describe("round 51: Laravel's app key in PHP, secrets printed by generators, a Basic credential as a YAML list item; kept: a generator's command alone", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ["    'key' => 'base64:peHI3iLM4g48hgSCPHhT6vuAgDelf5FTRfhKa3OTy/U=',", `    'key' => 'base64:${R('generic-assignment')}',`],
+      ['$ mix phx.gen.secret\nJAXkBacF3FtNNgIhWCTanm/T+sWnhF37UkMcLS0+OrxgTcJF5A+9cKBIS5G78Fh7\n$ fly secrets set SECRET_KEY_BASE=...', `$ mix phx.gen.secret\n${R('printed-secret')}\n$ fly secrets set SECRET_KEY_BASE=...`],
+      ['$ python -c "from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())"\nlYAzAD3Eyb5wZrmivCqw9uVBt3fJwg=_3kZt6GsnPPvNqRQ57J', `$ python -c "from django.core.management.utils import get_random_secret_key; print(get_random_secret_key())"\n${R('printed-secret')}`],
+      ['$ openssl rand -base64 32\nq3Vx9Lw2Zr8Tb1Nc6Ym4Kp0Hs7Dj5Fa2Ge8Ui1Oo3E=', `$ openssl rand -base64 32\n${R('printed-secret')}`],
+      ['    headers:\n      Authorization:\n      - Basic oO8nGqUz5D+gmS6XuqMzTCpe0r4gS9HafPNqrB3U2t4L\n  response:', `    headers:\n      Authorization:\n      - Basic ${R('authorization-header')}\n  response:`],
+    ]);
+  });
+
+  it("keeps a generator's command with no output after it, a Laravel key left empty", () => {
+    assertKeeps([
+      '$ mix phx.gen.secret',
+      "    'key' => env('APP_KEY'),",
+      '      Authorization:\n      - Basic <redacted>',
+    ]);
+  });
+});

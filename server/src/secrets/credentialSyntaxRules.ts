@@ -229,7 +229,8 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
   {
     id: 'authorization-header',
     pattern: new RegExp(
-      `${anyCasePrefix('authorization')}["']?(?:\\s{0,4}[:=]\\s{0,4}["']?|[ \\t]{1,4}["'])(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token|Splunk)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
+      // A YAML list item under the header's name too: a VCR cassette's `Authorization:` then `- Basic …`.
+      `${anyCasePrefix('authorization')}["']?(?:\\s{0,4}[:=](?:\\s{0,4}|[ \\t]{0,4}\\r?\\n[ \\t]{0,40}-[ \\t]{1,4})["']?|[ \\t]{1,4}["'])(?:Bearer|Basic|Token|bearer|basic|token|Api-Token|api-token|Splunk)\\s{1,4}([A-Za-z0-9._~+/-]{8,8192}=*)` +
         `|(?<![A-Za-z0-9])Bearer\\s{1,4}([A-Za-z0-9._~+/-]{20,8192}=*)`,
       'dg',
     ),

@@ -38,6 +38,9 @@ const PRINTS_SECRET = [
   // `.pub`), Terraform's values shown raw.
   'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|keyfile|[Ss]ecret|[Tt]oken|[Pp]assword|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?)(?![\\w.])',
   'terraform output {1,4}-raw ',
+  // A secret made and printed to be pasted somewhere: Phoenix's and Rails' generators, Django's, Python's `secrets`, OpenSSL.
+  'mix phx\\.gen\\.secret', '(?:bin/)?rails secret', 'rake secret', 'php artisan key:generate [^\\r\\n]*--show',
+  '[^\\r\\n]*(?:get_random_secret_key\\(\\)|secrets\\.token_(?:hex|urlsafe)\\()', 'openssl rand ',
   'nonsensitive\\(',
   // A key whose path names a secret: `consul kv get service/billing/psp_api_key`, `etcdctl get /app/db_password`.
   '(?:consul kv get|etcdctl get) {1,4}[^\\s]*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)[^\\s]*(?: [^\\r\\n]*)?',
@@ -72,7 +75,7 @@ const BUNDLER_PRINTED = /(?:^|\n)[ \t]*[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'secret', 'key:generate', 'openssl rand'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,

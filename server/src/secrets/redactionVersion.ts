@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = '505bc525a6671347';
+export const REDACTION_FINGERPRINT = '279853b43212d3a0';
