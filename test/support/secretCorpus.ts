@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39', 'heldout-40', 'heldout-41', 'heldout-42', 'heldout-43', 'heldout-44', 'heldout-45', 'heldout-46', 'heldout-47', 'heldout-48', 'heldout-51'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39', 'heldout-40', 'heldout-41', 'heldout-42', 'heldout-43', 'heldout-44', 'heldout-45', 'heldout-46', 'heldout-47', 'heldout-48', 'heldout-49', 'heldout-50', 'heldout-51'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -182,6 +182,11 @@ export const FIRST_RUNS = {
   'heldout-46': { stored: ['cq006', 'cq084', 'cq167', 'cq215'], lookAlikesRedacted: ['cr031', 'cr065'] },
   'heldout-47': { stored: ['cs066', 'cs081', 'cs167', 'cs204'], lookAlikesRedacted: ['ct001', 'ct007', 'ct009', 'ct010', 'ct013', 'ct014', 'ct069'] },
   'heldout-48': { stored: ['cu052', 'cu174', 'cu202', 'cu205', 'cu209'], lookAlikesRedacted: ['cv009'] },
+  'heldout-49': { stored: ['cw158', 'cw213'], lookAlikesRedacted: ['cx070'] },
+  'heldout-50': {
+    stored: ['cy100', 'cy111', 'cy112', 'cy114', 'cy115', 'cy117', 'cy118', 'cy130', 'cy135', 'cy138', 'cy144', 'cy161', 'cy171', 'cy177', 'cy210'],
+    lookAlikesRedacted: ['cz014'],
+  },
   'heldout-51': { stored: ['da005', 'da031', 'da065', 'da081', 'da199'], lookAlikesRedacted: [] },
 } as const;
 
@@ -209,6 +214,8 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
+  'cw158', 'cw213', 'cx070',
+  'cy100', 'cy111', 'cy112', 'cy114', 'cy115', 'cy117', 'cy118', 'cy130', 'cy135', 'cy138', 'cy144', 'cy161', 'cy171', 'cy177', 'cy210', 'cz014',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
