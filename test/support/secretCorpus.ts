@@ -209,7 +209,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'o028', 'o035',
   'p018', 'p027', 'p054', 'p085', 'p088', 'p106', 'p126', 'p127', 'p145',
   'aa014', 'aa018', 'aa024', 'aa025', 'aa143', 'aa164',
-  'ac173',
   'al049',
   'ar064',
   'at067',
@@ -218,9 +217,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
-  'cw158', 'cw213', 'cx070',
-  'cy100', 'cy111', 'cy112', 'cy114', 'cy115', 'cy117', 'cy118', 'cy130', 'cy135', 'cy138', 'cy144', 'cy161', 'cy171', 'cy177', 'cy210', 'cz014',
-  'dc027', 'dc052', 'dc055', 'dc084', 'dc085', 'dc091', 'dc093', 'dc094', 'dc096', 'dc112', 'dc114', 'dc127', 'dc129', 'dc134', 'dc156', 'dc166', 'dc168', 'dc171', 'dc172', 'dc173', 'dc195',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

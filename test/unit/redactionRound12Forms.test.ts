@@ -1006,3 +1006,90 @@ describe("round 51: Laravel's app key in PHP, secrets printed by generators, a B
     ]);
   });
 });
+
+describe('round 49: a SecureString put to SSM, an expect script answering a password prompt; kept: a form text about a forgotten password', () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ["aws ssm put-parameter --name /prod/api/db_password --type SecureString --value 'mBdGuWf55x8ZjI8hiPLaCgSJ' --overwrite", `aws ssm put-parameter --name /prod/api/db_password --type SecureString --value '${R('command-line-password')}' --overwrite`],
+      ['spawn ssh deploy@10.0.1.20\nexpect "password:"\nsend "Harbor5976\\r"\ninteract', `spawn ssh deploy@10.0.1.20\nexpect "password:"\nsend "${R('command-line-password')}\\r"\ninteract`],
+      ["child.expect('Password:')\nchild.sendline('Harbor5976!')", `child.expect('Password:')\nchild.sendline('${R('command-line-password')}')`],
+    ]);
+  });
+
+  it("keeps a form's texts, a plain String parameter, an expect script sending a variable", () => {
+    assertKeeps([
+      '"auth.forgotPassword": "Forgot your password?",\n"auth.resetToken.expired": "This reset link has expired."',
+      "aws ssm put-parameter --name /prod/api/region --type String --value 'eu-west-1'",
+      'expect "password:"\nsend "$password\\r"',
+    ]);
+  });
+});
+
+describe('round 50: Kerberos, password managers, MFA seeds, API Gateway keys, NATS seeds, HMAC keys, LDAP bind credentials; kept: a SAML certificate, OIDC method names', () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['  "bindCredential": ["Larch248*Field"],', `  "bindCredential": ["${R('generic-assignment')}"],`],
+      ["echo 'Marten489&Hill' | sudo realm join --user=Administrator corp.example.com", `echo '${R('command-line-password')}' | sudo realm join --user=Administrator corp.example.com`],
+      ["echo 'Puffin2626!Cove' | kinit svc-hadoop@CORP.EXAMPLE.COM && klist", `echo '${R('command-line-password')}' | kinit svc-hadoop@CORP.EXAMPLE.COM && klist`],
+      ["printf '%s\\n' 'addent -password -p svc-etl@CORP.EXAMPLE.COM -k 1 -e aes256-cts-hmac-sha1-96' 'Lupine259@Ridge' 'wkt /tmp/svc-etl.keytab' | ktutil", `printf '%s\\n' 'addent -password -p svc-etl@CORP.EXAMPLE.COM -k 1 -e aes256-cts-hmac-sha1-96' '${R('command-line-password')}' 'wkt /tmp/svc-etl.keytab' | ktutil`],
+      ['kadmin -p admin/admin@CORP.EXAMPLE.COM -w Sable3420%Glen -q "addprinc -randkey HTTP/api.corp.example.com"', `kadmin -p admin/admin@CORP.EXAMPLE.COM -w ${R('command-line-password')} -q "addprinc -randkey HTTP/api.corp.example.com"`],
+      ['  KRB5_KEYTAB_B64: "BQIAAA8A6BK+RUul/6+tsABWVNZfnfzrmiuqwqeqUlzl78HZWUDXErhuXRm8/pZ/qG1mfIn+FxiECLsucu3f"', `  KRB5_KEYTAB_B64: "${R('kerberos-keytab')}"`],
+      ['subprocess.run(["kinit", "etl@CORP.EXAMPLE.COM"], input=b"Gorse717!Field\\n", check=True)', `subprocess.run(["kinit", "etl@CORP.EXAMPLE.COM"], input=b"${R('command-line-password')}\\n", check=True)`],
+      ['$ sudo cat /etc/nginx/ssl/pass.txt\nCedar2702&Loch', `$ sudo cat /etc/nginx/ssl/pass.txt\n${R('printed-secret')}`],
+      ['$ export BW_SESSION="W4KeZRkVAR9N190AIk5K1h66gH5slHkYnAcM57VuUlDFNXH7i36cb/jtgD2luPp/DkjkfBUZrbkIXI7VEFuJB5=="', `$ export BW_SESSION="${R('generic-assignment')}"`],
+      ['$ bw get password ldap-admin\nzwijPA5eRRjeiEfvKWuUihgN\n$ ', `$ bw get password ldap-admin\n${R('printed-secret')}\n$ `],
+      ['    "Base32StringSeed": "UIHYNJNEXWJB3JKZRKJS664GZZWJMNE2Z2C2IJELTV22UNT36VDOTBHUG7KYFAVZ"', `    "Base32StringSeed": "${R('generic-assignment')}"`],
+      ['$ aws apigateway get-api-key --api-key akgH15ofoR --include-value\n{\n    "value": "Ryp2l1LIRiOl0vbS70sDZvs1wwstf0YxGPlOijHS",\n    "name": "partner-acme"\n}', `$ aws apigateway get-api-key --api-key ${R('command-line-password')} --include-value\n{\n    "value": "${R('printed-secret')}",\n    "name": "partner-acme"\n}`],
+      ['-----BEGIN USER NKEY SEED-----\nSUA3D1UAEMXHWAC92VEBKJILZ670JZPI64KIM97ULCKJ6DQJARF8KS1D0M\n------END USER NKEY SEED------', `-----BEGIN USER NKEY SEED-----\n${R('private-key')}\n------END USER NKEY SEED------`],
+      ['expected = hmac.new(b"NJ9ykzbh9E6WVhnBDR9KI3hNCi2b2U3q", request.get_data(), hashlib.sha256).hexdigest()', `expected = hmac.new(b"${R('positional-password')}", request.get_data(), hashlib.sha256).hexdigest()`],
+      ["const sig = crypto.createHmac('sha256', 'whk-Rotor8812-Quay').update(body).digest('hex');", `const sig = crypto.createHmac('sha256', '${R('positional-password')}').update(body).digest('hex');`],
+      ['the break-glass admin for the master realm is `admin` / `Chough5295!Isle` until', `the break-glass admin for the master realm is \`admin\` / \`${R('prose-secret')}\` until`],
+    ]);
+  });
+
+  it("keeps a SAML IdP's certificate, an OIDC provider's method names, an HMAC keyed from the environment", () => {
+    assertKeeps([
+      '<ds:X509Certificate>MIICmlDkDjm1GGegetQbpZga/9afiMKyNN2xio+S0snyPXF81Gx0dHhX/2gux25GzRiS0eYla9tlwtrRZOA3EEsHqY3l5sHkO4O96</ds:X509Certificate>',
+      '  "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "private_key_jwt"]',
+      'expected = hmac.new(os.environ["WEBHOOK_SECRET"].encode(), body, hashlib.sha256).hexdigest()',
+      'PASSWORD_HASHERS = ["django.contrib.auth.hashers.ScryptPasswordHasher"]',
+    ]);
+  });
+});
+
+describe('round 52: network devices, home automation, Windows administration, backups', () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['mysqldump -u backup --password=Ncbk0030.ovhOw --single-transaction nextcloud', `mysqldump -u backup --password=${R('generic-assignment')} --single-transaction nextcloud`],
+      ['pi@gw:~ $ cat privatekey\n9HK7WBlsOHoZ0TBudDSepGenNHZM+TTdwwZ/JbhOs+Y=', `pi@gw:~ $ cat privatekey\n${R('printed-secret')}`],
+      ['sudo wg set wg0 private-key <(echo fu/QMdo+EWp0B0oiYOHVncEhtjrymJOys15/jyMP15/=) listen-port 51820', `sudo wg set wg0 private-key <(echo ${R('command-line-password')}) listen-port 51820`],
+      ['agentAddress udp:161\nrocommunity txTUym4dUAr58z 10.0.0.0/24', `agentAddress udp:161\nrocommunity ${R('config-password')} 10.0.0.0/24`],
+      ['$ snmpwalk -v2c -c Mon5556IPNf 192.168.1.1 ifDescr', `$ snmpwalk -v2c -c ${R('command-line-password')} 192.168.1.1 ifDescr`],
+      ['curl -s -d \'{"id":1,"method":"login","params":["root","SdnHUBT97"]}\' http://192.168.1.1/cgi-bin/luci/rpc/auth', `curl -s -d '{"id":1,"method":"login","params":["root","${R('positional-password')}"]}' http://192.168.1.1/cgi-bin/luci/rpc/auth`],
+      ['radius server ISE-01\n address ipv4 10.0.0.20 auth-port 1812 acct-port 1813\n key P8IXMrLfANnrxKhmkNr7LTdu', `radius server ISE-01\n address ipv4 10.0.0.20 auth-port 1812 acct-port 1813\n key ${R('config-password')}`],
+      ['tacacs server TAC-01\n address ipv4 10.0.0.21\n key 0 TacexIni3OG5fOa5\n timeout 5', `tacacs server TAC-01\n address ipv4 10.0.0.21\n key 0 ${R('config-password')}\n timeout 5`],
+      ['schtasks /Create /TN "NightlyBackup" /TR "C:\\Scripts\\backup.cmd" /SC DAILY /RU CORP\\svc_backup /RP SvcjxoTXT120!', `schtasks /Create /TN "NightlyBackup" /TR "C:\\Scripts\\backup.cmd" /SC DAILY /RU CORP\\svc_backup /RP ${R('command-line-password')}`],
+      ['$ sudo cat /root/.restic-pw\nj8gKwldKEURg4VpKIG9of3quFRq4YPcp', `$ sudo cat /root/.restic-pw\n${R('printed-secret')}`],
+      ['reg add "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon" /v DefaultPassword /t REG_SZ /d "KioskXygC3874" /f', `reg add "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon" /v DefaultPassword /t REG_SZ /d "${R('command-line-password')}" /f`],
+      ['  Password:\n    928296-086097-123106-426257-937859-765239-833088-395415', `  Password:\n    ${R('bitlocker-recovery-password')}`],
+      ['b2 account authorize 0025e8bf85ef0000000003 K002JvTbf2pJl6fM5STQuGv3dSnmRiA', `b2 account authorize 0025e8bf85ef0000000003 ${R('command-line-password')}`],
+      ['curl -X POST -d \'{"text": "done"}\' https://chat.home.arpa/hooks/hIwlkoNITci3BxwT4Fn11HA5C6', `curl -X POST -d '{"text": "done"}' https://chat.home.arpa/hooks/${R('mattermost-webhook')}`],
+      ['[stream]\n    enabled = yes\n    api key = f16f40a6-bf88-076b-fe85-97f716516640', `[stream]\n    enabled = yes\n    api key = ${R('config-password')}`],
+      ['static const u1_t PROGMEM APPKEY[16] = { 0x66, 0x12, 0x08, 0x5d, 0x26, 0x33, 0x43, 0x2e, 0x77, 0x93, 0x2e, 0xec, 0xfa, 0xe1, 0xa3, 0x3d };', `static const u1_t PROGMEM APPKEY[16] = { ${R('config-password')} };`],
+      ['    "key": "Qi2OChWCsFLz7GOS",\n    "ip": "192.168.1.77",', `    "key": "${R('generic-assignment')}",\n    "ip": "192.168.1.77",`],
+      ['  securityKeys:\n    S2_AccessControl: cb5d7d66ab4fef1ccad9d5b0f6392d7b', `  securityKeys:\n    S2_AccessControl: ${R('config-password')}`],
+      ["$ curl -s http://192.168.1.30/api/aDWyvkwNMXsL4apptmqHmE851WiysSxLG1l0VB3n/lights/3/state -X PUT -d '{\"on\":false}'", `$ curl -s http://192.168.1.30/api/${R('config-password')}/lights/3/state -X PUT -d '{"on":false}'`],
+      ['racadm -r 10.0.9.22 -u root -p cWZxLk1288 getsysinfo', `racadm -r 10.0.9.22 -u root -p ${R('command-line-password')} getsysinfo`],
+    ]);
+  });
+
+  it("keeps SNMP's default communities, a scheduled task that prompts, a DEVEUI, a public key file printed", () => {
+    assertKeeps([
+      'rocommunity public 127.0.0.1',
+      '$ snmpwalk -v2c -c public 192.168.1.1 system',
+      'schtasks /Create /TN "Nightly" /TR "C:\\backup.cmd" /SC DAILY /RU CORP\\svc_backup /RP *',
+      'static const u1_t PROGMEM DEVEUI[8] = { 0x3d, 0xa3, 0xe1, 0xfa, 0xec, 0x2e, 0x93, 0x77 };',
+      'pi@gw:~ $ cat publickey\n9HK7WBlsOHoZ0TBudDSepGenNHZM+TTdwwZ/JbhOs+Y=',
+    ]);
+  });
+});

@@ -22,9 +22,9 @@ const WORD = `(?:"[^"\\r\\n]{1,200}"|'[^'\\r\\n]{1,200}'|[^\\s"'\`;&|]{1,200})`;
 const SUDO_S = `sudo(?<![\\w-]sudo)(?: {1,4}-[A-Za-z]{1,10}| {1,4}--[a-z-]{1,30})*? {1,4}-[A-Za-z]{0,9}S(?![\\w-])`;
 /**
  * A command that reads a password from its standard input: `sudo -S`, `docker login --password-stdin`, `passwd --stdin`,
- * `chpasswd`, `gh auth login --with-token`, `wrangler secret put`, `gh secret set`.
+ * `chpasswd`, `gh auth login --with-token`, `wrangler secret put`, `gh secret set`, Kerberos' `kinit`, `realm join`, `adcli join`.
  */
-const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd|--with-token|secrets? {1,4}(?:put|set|create))(?![\\w-]))`;
+const READS_PASSWORD = `(?:${SUDO_S}|[^\\r\\n;&|<]{0,200}?(?:--password-stdin|--stdin|chpasswd|--with-token|secrets? {1,4}(?:put|set|create)|kinit|(?:realm|adcli) {1,4}join)(?![\\w-]))`;
 
 /**
  * A program's name, as a word of its own. The look-behind comes after the letters: a regex that
@@ -117,6 +117,18 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['ip '], `(?:${program('zip')}|${program('unzip')}) ${REST_OF_COMMAND}(?<= )(?:-P|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // Apple's `xcrun altool … -u <Apple ID> -p <app-specific password>` (`@keychain:…` and `@env:…` name one kept elsewhere).
   [['altool'], `${program('altool')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
+  // Kerberos' admin client: `kadmin -p admin/admin@REALM -w … -q …`.
+  [['kadmin'], `${program('kadmin(?:\\.local)?')}${REST_OF_COMMAND} -w {1,4}(?:${ARGUMENT_VALUE})`],
+  // Windows' scheduled tasks run as a user: `schtasks /Create … /RU user /RP …` (`/RP *` prompts).
+  [['schtasks'], `${program('schtasks|SCHTASKS')}(?:\\.exe)?${REST_OF_COMMAND} /RP {1,4}(?!\\*)(?:${ARGUMENT_VALUE})`],
+  // Dell iDRAC's `racadm -r host -u root -p …` (gated by `cadm`: a keyword starting with `r` slows the scan every text gets).
+  [['cadm'], `${program('racadm')}${REST_OF_COMMAND} -p {1,4}(?:${ARGUMENT_VALUE})`],
+  // Backblaze's `b2 account authorize <keyId> <key>` (`b2 authorize-account` before).
+  [['authorize'], `${program('b2')} {1,4}(?:account {1,4}authorize|authorize[-_]account) {1,4}${WORD} {1,4}(?:${ARGUMENT_VALUE})`],
+  // WireGuard's key given through a process substitution: `wg set wg0 private-key <(echo …)`.
+  [['key'], `private-key {1,4}<\\( {0,4}echo {1,4}(?:${ARGUMENT_VALUE}) {0,4}\\)`],
+  // A SecureString parameter's value: `aws ssm put-parameter --name … --type SecureString --value '…'`.
+  [['ssm'], `aws {1,4}ssm {1,4}put-parameter(?=[^\\r\\n]*SecureString)${REST_OF_COMMAND} --value(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   // A Databricks secret's value on the command line: `databricks secrets put-secret <scope> <key> --string-value …` (and the
   // legacy CLI's `secrets put … --string-value …`).
   [['databricks'], `${program('databricks')} {1,4}secrets {1,4}put(?:-secret)?${REST_OF_COMMAND} --(?:string|bytes)-value(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
@@ -136,6 +148,8 @@ const FORMS: readonly (readonly [keywords: readonly string[], form: string])[] =
   [['ipmitool'], `${program('ipmitool')}${REST_OF_COMMAND} -P {1,4}(?:${ARGUMENT_VALUE})`],
   [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -A {1,4}(?:${ARGUMENT_VALUE})`],
   [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -X {1,4}(?:${ARGUMENT_VALUE})`],
+  // SNMP v1 and v2c's community (`public` and `private`, the defaults, are every example's).
+  [['snmp'], `${program('snmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table|status|df|netstat)')}${REST_OF_COMMAND} -c {1,4}(?!(?:public|private)(?:\\s|$))(?:${ARGUMENT_VALUE})`],
   // `gh secret set NAME --body …` (GitHub's CLI: the secret's value given on the command line).
   [['gh secret'], `${program('gh')} {1,4}secret {1,4}set${REST_OF_COMMAND} (?:-b|--body)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],
   [['cqlsh'], `${program('cqlsh')}${REST_OF_COMMAND} (?:-p|--password)(?: {1,4}|=)(?:${ARGUMENT_VALUE})`],

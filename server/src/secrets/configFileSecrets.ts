@@ -120,7 +120,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   {
     id: 'generic-assignment',
     // PHP's `'key' => '…'` too, and Laravel's `base64:` before its key.
-    pattern: /(?:"key"|'key'|key(?<![\w.-]key))[ \t]{0,4}(?:=>|[=:])[ \t]{0,4}["']?(?:base64:)?([A-Za-z0-9+/_-]{24,200}={0,2})(?![\w+/=-]|\.\w)/dg,
+    pattern: /(?:"key"|'key'|key(?<![\w.-]key))[ \t]{0,4}(?:=>|[=:])[ \t]{0,4}["']?(?:base64:)?([A-Za-z0-9+/_-]{16,200}={0,2})(?![\w+/=-]|\.\w|[ \t]{0,4}\()/dg,
     gate: { keywords: ['key'] },
     // Not a key file's path (`key: "certs/AuthKey_….p8"`), a public key's (`public key: …` as `wg show` prints it), nor a
     // CI cache's (`key: node-cache-Linux-x64-npm-<sha256>`).

@@ -27,8 +27,8 @@ const METADATA_WORDS = new Set([
   'version', 'policy', 'policies', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled', 'history', 'min', 'max', 'lockout',
   'attempts', 'retries', 'reuse',
   // What handles it.
-  'scheme', 'method', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
-  'validator', 'provider', 'manager', 'helper', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
+  'scheme', 'method', 'methods', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
+  'validator', 'validators', 'provider', 'manager', 'helper', 'hashers', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
   // Where it is read from: `--password-stdin` takes none (what follows is the registry).
   'stdin',
   // Where it is used: Firebase's `authDomain`, an `auth_host`.
@@ -54,6 +54,8 @@ export function namesMetadata(key: string): boolean {
   // `passwordStore` a store.
   let head = words.length - 1;
   while (head >= 0 && !SENSITIVE_WORD.test(words[head]!)) head--;
+  // A form's text about it: `auth.forgotPassword`, `forgot_password_link`.
+  if (words.slice(0, Math.max(0, head)).some((w) => w === 'forgot' || w === 'forgotten')) return true;
   // Helm's `existingSecret`: the name of a Secret that holds it.
   if (words.some((w, i) => i > 0 && words[i - 1] === 'existing' && SENSITIVE_WORD.test(w))) return true;
   return head >= 0 && words.slice(head + 1).some((w) => METADATA_WORDS.has(w) && !(w === 'id' && words[head] === 'secret'));

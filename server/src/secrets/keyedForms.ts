@@ -148,6 +148,8 @@ export const FORMS: readonly Form[] = [
     from: 'word',
     accept: (s) => !isNextKey(s),
   },
+  // A JSON array of one value (Keycloak's component config: `"bindCredential": ["…"]`); a list of several is names or settings.
+  { rule: 'generic-assignment', after: sticky(`${ASSIGNED}\\[[ \\t]{0,4}(?:${QUOTED_VALUE})[ \\t]{0,4}\\]`), from: 'word' },
   // The overlap's other shape: `api_secret: key="…"`, `secret: value='…'` (a bare key or value inside the secret's).
   {
     rule: 'generic-assignment',

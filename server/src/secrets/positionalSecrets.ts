@@ -67,6 +67,9 @@ const CALLS: readonly Call[] = [
   // `jwt.verify(token, "…")`, PyJWT's `jwt.encode(payload, "…", …)` and `jwt.decode(…)`, Ruby's `JWT.encode`.
   { names: ['(?:jwt|JWT)\\.(?:sign|verify|encode|decode)'], secretArgument: 1 },
   { names: ['Client'], secretArgument: 1, firstArgument: /sid|^["']AC[0-9a-f]{32}["']$/i },
+  // An HMAC's key: Python's `hmac.new(b"…", msg, sha256)`, Node's `crypto.createHmac("sha256", "…")`, Ruby's `OpenSSL::HMAC.hexdigest("SHA256", "…", data)`.
+  { names: ['hmac\\.new'], secretArgument: 0 },
+  { names: ['(?:crypto\\.)?createHmac', 'OpenSSL::HMAC\\.(?:hexdigest|digest|base64digest)'], secretArgument: 1 },
   // Trino's and Presto's Python clients: `auth=BasicAuthentication("user", "…")`.
   { names: ['BasicAuthentication'], secretArgument: 1 },
   // Jenkins' Groovy init scripts: `hudsonRealm.createAccount("admin", "…")` on a security realm.
@@ -91,7 +94,7 @@ export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'construct(', 'pw_set(', 'getprofile(', 'createaccount(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'create_superuser(', 'create_user(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
-  'jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode(', 'basicauthentication(',
+  'jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode(', 'basicauthentication(', 'hmac.new(', 'createhmac(', 'hmac.hexdigest(', 'hmac.digest(', 'hmac.base64digest(',
 ];
 
 const WORD = /^(?:[a-z]+(?:[_-][a-z]+)*|[A-Z][a-z]+|[A-Z]+)$/;

@@ -43,6 +43,10 @@ const PREFIXED_TOKENS: readonly (readonly [id: string, body: string])[] = [
   // A Google credentials file in base64 (a service account's key, as a CI variable holds it): a JSON object whose first
   // key is `type`, encoded, as gcloud writes it (`{\n  "type`), minified (`{"type":"`) or unindented.
   ['gcp-service-account-key', '(?:ewogICJ0eXBl|eyJ0eXBlIjoi|ewoidHlwZSI6)[A-Za-z0-9+/]{400,12000}={0,2}'],
+  // A Kerberos keytab in base64 (as a CI variable holds it): the file's version `05 02`, then its first entry's length.
+  ['kerberos-keytab', 'BQIAAA[A-Za-z0-9+/]{40,40000}={0,2}'],
+  // A BitLocker recovery password: eight groups of six digits, as `manage-bde -protectors -get` prints it.
+  ['bitlocker-recovery-password', '[0-9]{6}(?:-[0-9]{6}){7}'],
   ['mapbox-secret-token', 'sk\\.eyJ[A-Za-z0-9_-]{30,300}\\.[A-Za-z0-9_-]{20,60}'],
   ['notion-api-token', 'ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}'],
   ['replicate-api-token', 'r8_[A-Za-z0-9]{37}'],
@@ -106,6 +110,9 @@ function isTokenCharacter(c: number): boolean {
 
 const MAX_PREFIX_BACK = 400;
 
+/** What says a DER in base64 is a certificate: SAML metadata's `<ds:X509Certificate>`, a JWK's `"x5c": ["`. */
+const CERTIFICATE_BEFORE = /(?:X509Certificate>|"x5c"[ \t]{0,4}:[ \t]{0,4}\[[ \t]{0,4}")\s{0,40}$/;
+
 /** Whether `at` is inside a PEM block whose label says it is public (a certificate, a public key, a request). */
 function insidePublicPem(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 8000), at);
@@ -137,7 +144,7 @@ export function findPrefixedTokens(text: string): FoundSecret[] {
       // hiera-eyaml's ciphertext, made to be committed: `ENC[PKCS7,MIIB…]`.
       if (/ENC\[(?:PKCS7|GPG),$/.test(text.slice(Math.max(0, at - 10), at))) break;
       // A certificate's or a public key's DER, inside its PEM lines (`caBundle: |` then `-----BEGIN CERTIFICATE-----`).
-      if (PREFIXED_TOKENS[which]![0] === 'private-key' && insidePublicPem(text, at)) break;
+      if (PREFIXED_TOKENS[which]![0] === 'private-key' && (insidePublicPem(text, at) || CERTIFICATE_BEFORE.test(text.slice(Math.max(0, at - 40), at)))) break;
       found.push({ start: at, end: at + match[0].length, rule: PREFIXED_TOKENS[which]![0] });
       next = at + match[0].length;
       break;

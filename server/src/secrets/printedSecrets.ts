@@ -33,10 +33,13 @@ const PRINTS_SECRET = [
   'az account get-access-token [^\\r\\n]*(?:tsv|accessToken)',
   'doppler secrets get [^\\r\\n]*--plain',
   'pass show ',
+  // Bitwarden's and LastPass' CLIs: `bw get password <item>`, `lpass show --password <item>`.
+  'bw get (?:password|totp) ',
+  'lpass show [^\\r\\n]*--password',
   'az acr credential show [^\\r\\n]*(?:tsv|--query)',
   // A key file shown whole (`cat config/master.key`, a MongoDB `keyfile`, Ansible's `.vault_pass`; not a public key's
   // `.pub`), Terraform's values shown raw.
-  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|keyfile|[Ss]ecret|[Tt]oken|[Pp]assword|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?)(?![\\w.])',
+  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|privatekey|keyfile|[Ss]ecret|[Tt]oken|[Pp]assword|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?|pass(?:phrase)?\\.txt|[._-](?:pw|pwd|pass))(?![\\w.])',
   'terraform output {1,4}-raw ',
   // A secret made and printed to be pasted somewhere: Phoenix's and Rails' generators, Django's, Python's `secrets`, OpenSSL.
   'mix phx\\.gen\\.secret', '(?:bin/)?rails secret', 'rake secret', 'php artisan key:generate [^\\r\\n]*--show',
@@ -49,11 +52,14 @@ const PRINTS_SECRET = [
 /** A command run in a container: `docker exec jenkins …`, `kubectl exec -n ci jenkins-0 -- …`. */
 const IN_CONTAINER = '(?:(?:docker|podman) {1,4}exec(?: {1,4}-{1,2}[\\w-]{1,20}(?:[ =][^\\s-]\\S{0,100})?){0,4} {1,4}[\\w.-]{1,100} {1,4}|kubectl {1,4}exec [^\\r\\n]{0,200}? -- {1,4})';
 
+/** A shell prompt's `user@host:path ` before its `$` (`pi@gw:~ $ `), when it shows one. */
+const PROMPT_HOST = '(?:[\\w.-]{1,40}@[\\w.-]{1,60}:[^\\s$#]{0,200}[ \\t]?)?';
+
 /**
  * The command on a line of its own (after a prompt's `$`, `%`, `>` or `#`, perhaps run by sudo), its output's first
  * line a single word (after the Heroku CLI's `›` warnings).
  */
-const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${IN_CONTAINER})?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n(?:[ \\t]*›[^\\r\\n]*\\r?\\n){0,4}[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
+const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:${PROMPT_HOST}[$%>#][ \\t]{1,4})?(?:sudo {1,4}(?:-\\S{1,20} {1,4})*)?(?:${IN_CONTAINER})?(?:${PRINTS_SECRET.join('|')})[^\\r\\n]*\\r?\\n(?:[ \\t]*›[^\\r\\n]*\\r?\\n){0,4}[ \\t]*([^\\s]{6,8000})[ \\t]*(?=\\r?\\n|$)`, 'dg');
 
 /**
  * A secret on the second line of what a command printed: OpenVPN's `auth-user-pass` file shown
@@ -75,7 +81,7 @@ const BUNDLER_PRINTED = /(?:^|\n)[ \t]*[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'secret', 'key:generate', 'openssl rand'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'secret', 'key:generate', 'openssl rand', 'bw get', 'lpass', 'include-value'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -83,6 +89,10 @@ export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault'
  */
 const KEYS_LISTED = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?az [a-z -]{1,60}keys list[^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,40})/dg;
 const LISTED_KEY = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{40,100}={0,2}(?![A-Za-z0-9+/=])/g;
+
+/** API Gateway's keys printed with their values: `aws apigateway get-api-key(s) … --include-value`, each `"value"` up to the next prompt. */
+const API_KEYS_PRINTED = /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?aws apigateway get-api-keys?[^\r\n]*--include-value[^\r\n]*\r?\n((?:(?![ \t]*[$%>#][ \t])[^\r\n]*(?:\r?\n|$)){1,200})/dg;
+const API_KEY_VALUE = /"value"[ \t]{0,4}:[ \t]{0,4}"([A-Za-z0-9]{20,128})"/g;
 
 /**
  * Vault's table of a secret (`vault kv get`, `vault read database/creds/…`): `Key  Value` rows up to
@@ -116,6 +126,15 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
       if (!holdsSecret(row[1]!) || isPlaceholderValue(row[2]!)) continue;
       const start = outputStart + row.index + row[0].indexOf(row[2]!, row[1]!.length);
       found.push({ start, end: start + row[2]!.length });
+    }
+  }
+  API_KEYS_PRINTED.lastIndex = text.includes('include-value') ? 0 : text.length;
+  for (let match = API_KEYS_PRINTED.exec(text); match; match = API_KEYS_PRINTED.exec(text)) {
+    const [outputStart] = match.indices![1]!;
+    API_KEY_VALUE.lastIndex = 0;
+    for (let key = API_KEY_VALUE.exec(match[1]!); key; key = API_KEY_VALUE.exec(match[1]!)) {
+      const start = outputStart + key.index + key[0].length - 1 - key[1]!.length;
+      found.push({ start, end: start + key[1]!.length });
     }
   }
   KEYS_LISTED.lastIndex = text.includes('keys list') ? 0 : text.length;

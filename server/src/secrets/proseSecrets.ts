@@ -49,8 +49,8 @@ const NAMED_DRAWN_LATER =
 /** A login told as two code spans: ``login `admin` / `…` ``, ``login is `admin` / `…` ``. */
 const LOGIN_SPANS = /(?:login|creds|credentials)(?<![\w-](?:login|creds|credentials))(?:[ \t]{1,2}(?:is|was|are))?[ \t:]{1,4}`[^`\s]{1,64}`[ \t]{0,2}\/[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
-/** A device's default login told as `admin / …`, `root / …` (a router's sticker, a lab's note). */
-const ADMIN_SLASH = /(?:admin|root|administrator)(?<![\w-](?:admin|root|administrator))[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|/]{8,64})/dgi;
+/** A device's default login told as `admin / …`, `root / …` (a router's sticker, a lab's note), perhaps in code spans. */
+const ADMIN_SLASH = /(?:admin|root|administrator)(?<![\w-](?:admin|root|administrator))`?[ \t]{1,2}\/[ \t]{1,2}`?([^\s"'`<>()[\]{},;|/]{8,64})/dgi;
 
 /** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``, ``Login with user `…` / `…` ``. */
 const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)(?:[ \t]{1,2}(?:user(?:name)?|account))?[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;

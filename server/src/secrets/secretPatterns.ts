@@ -58,6 +58,8 @@ const SENSITIVE_WORDS = [
   anyCase('dnpass'),
   anyCase('bindpw'),
   anyCase('rootpw'),
+  // An LDAP bind's password by another name: Keycloak's `bindCredential`, `bind_credential`.
+  '(?:bind|Bind|BIND)[_-]?(?:credential|Credential|CREDENTIAL)s?(?![a-z])',
   // A password's name as one word: NixOS' `adminpass`, `dbpass`, `rootpass` (`pass` alone must start a word).
   '(?:admin|db|root|user|smtp|mail|ldap|bind|redis|mysql|sql|ftp|api)pass(?![a-z])',
   // SSSD's `ldap_default_authtok` (an authentication token: the bind's password).

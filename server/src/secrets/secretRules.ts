@@ -2,8 +2,10 @@ import { BARE_TOKEN_CHARACTERS, findBareTokens } from './bareTokens';
 import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CONFIG_FILE_RULES, findTableSecrets } from './configFileSecrets';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
+import { DEVICE_CONFIG_RULES } from './deviceConfigSecrets';
 import { findKeyedSecrets } from './keyedSecrets';
 import { findListedValues } from './listedValues';
+import { LOGIN_TOOL_RULES } from './loginToolSecrets';
 import { findNamedValues } from './namedValues';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
@@ -83,6 +85,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...CREDENTIAL_SYNTAX_RULES,
   ...CONFIG_FILE_RULES,
   ...SERVER_CONFIG_RULES,
+  ...DEVICE_CONFIG_RULES,
+  ...LOGIN_TOOL_RULES,
   { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'positional-password', find: findSqlInsertSecrets, gate: { keywords: SQL_INSERT_KEYWORDS } },

@@ -290,8 +290,9 @@ export function isSecretUnderKey(key: string, secret: string, text: string, { st
   if (quoted && joinsLiterals(secret, text, end)) return false;
   // psql's variable, spliced in quoted: `WITH PASSWORD :'ro_password'`.
   if (/\s:['"]$/.test(text.slice(Math.max(0, start - 3), start)) && /^[a-z_][a-z0-9_]*$/.test(secret)) return false;
-  // A value named for a secret (`smtp_password`) is a placeholder there too.
-  return quoted || !isCodeReference(secret, text[end]) || (holdsData(text, start) && !isSensitiveKeyName(secret));
+  // A value named for a secret (`smtp_password`) is a placeholder there too; a long option's value is a command's data
+  // (`mysqldump --password=Ncbk0030.ovhOw`), not a property path.
+  return quoted || !isCodeReference(secret, text[end]) || ((holdsData(text, start) || /(?:^|\s)--[A-Za-z][\w-]{0,40}=$/.test(text.slice(Math.max(0, start - 45), start))) && !isSensitiveKeyName(secret));
 }
 
 /**
