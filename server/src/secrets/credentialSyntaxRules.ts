@@ -304,11 +304,11 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     id: 'positional-password',
     pattern:
       /(?:(?:(?:get|id|ByLabel|ByPlaceholder|ByTestId)\(|(?:ID|NAME),)\s{0,4}(?:"[^"\r\n]{0,60}[Pp]ass[^"\r\n]{0,60}"|'[^'\r\n]{0,60}[Pp]ass[^'\r\n]{0,60}')\s{0,4}\)(?:\s{0,4}\))?\s{0,4}\.(?:type|typeText|replaceText|fill|sendKeys|send_keys)\(|fill\(\s{0,4}(?:"[^"\r\n]{0,60}pass[^"\r\n]{0,60}"|'[^'\r\n]{0,60}pass[^'\r\n]{0,60}')\s{0,4},)\s{0,4}["'`]([^"'`\r\n]{1,200})["'`]/dg,
-    gate: { keywords: ['type(', 'fill(', 'text(', 'sendkeys(', 'send_keys('] },
+    gate: { keywords: ['type(', 'fill(', 'text(', 'keys('] },
     accept: acceptNonPlaceholder,
   },
   // Kaggle's `kaggle.json`: `{"username":"…","key":"<32 hex digits>"}` (a bare `key` is a lookup elsewhere; here, beside the user, the API key).
-  { id: 'credential-pair', pattern: /"username"\s{0,4}:\s{0,4}"[^"\r\n]{1,100}"\s{0,4},\s{0,4}"key"\s{0,4}:\s{0,4}"([A-Za-z0-9]{20,100})"/dg, gate: { keywords: ['"username"'] }, accept: acceptNonPlaceholder },
+  { id: 'credential-pair', pattern: /"username"\s{0,4}:\s{0,4}"[^"\r\n]{1,100}"\s{0,4},\s{0,4}"key"\s{0,4}:\s{0,4}"([A-Za-z0-9]{20,100})"/dg, gate: { keywords: ['key'] }, accept: acceptNonPlaceholder },
   // A PEM block's pass phrase in Go: `x509.DecryptPEMBlock(block, []byte("…"))`, `EncryptPEMBlock(rand, type, der, []byte("…"), alg)`.
   {
     id: 'positional-password',

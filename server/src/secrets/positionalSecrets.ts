@@ -94,7 +94,7 @@ export const POSITIONAL_KEYWORDS = [
   'pdo(', 'sqli', 'construct(', 'pw_set(', 'getprofile(', 'createaccount(', 'eal_connect(', 'sql_connect(', 'dbi->connect(', 'connection(', 'sequelize(', 'pymysql', 'sqldb', 'login(', 'bind(', 'bind_s(', 'authenticate(', 'auth_password(',
   'plainauth(', 'smtp.start(', 'ci_connect(', 'cx_oracle', 'etworkcredential(', 'passwordcredentials(', 'awscredentials(',
   'aws.credentials(', 'asiccredentials.create(', 'staticcredentials', 'passwordauth', 'twilio', 'client(', 'pass_(', 'ectoryentry(', 'pusher(', 'postmark.', 'essagebird', 'pw_hash(', 'create_superuser(', 'create_user(', 'bcrypt.hash', 'password_hash(', 'ftp(', 'ftp_tls(', ':connect(', 'dashboardapi(', 'acsclient(', 'postgresql_password(',
-  'jwt.sign(', 'jwt.verify(', 'jwt.encode(', 'jwt.decode(', 'basicauthentication(', 'hmac.new(', 'createhmac(', 'hmac.hexdigest(', 'hmac.digest(', 'hmac.base64digest(',
+  'jwt.', 'basicauthentication(', 'hmac',
 ];
 
 const WORD = /^(?:[a-z]+(?:[_-][a-z]+)*|[A-Z][a-z]+|[A-Z]+)$/;

@@ -81,7 +81,7 @@ const BUNDLER_PRINTED = /(?:^|\n)[ \t]*[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'secret', 'key:generate', 'openssl rand', 'bw get', 'lpass', 'include-value'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'phx.gen.secret', 'ils secret', 'ake secret', 'get_random_secret_key', 'secrets.token_', 'key:generate', 'openssl rand', 'bw get', 'lpass', 'include-value'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,

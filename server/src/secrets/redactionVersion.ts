@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = 'dd75c669c1e493e7';
+export const REDACTION_FINGERPRINT = '4ac831d341d5debd';
