@@ -218,7 +218,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
-  'de013', 'de047',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -1093,3 +1093,20 @@ describe('round 52: network devices, home automation, Windows administration, ba
     ]);
   });
 });
+
+describe("round 53: a session cookie in a client's cookie dict, a passphrase of words unquoted in a .env file; kept: a passphrase read from elsewhere", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['requests.get(url, cookies={"sessionid": "qZxkYMxEIzaadBpIWEruLCk7cZclzvAb"})', `requests.get(url, cookies={"sessionid": "${R('session-cookie')}"})`],
+      ['ENCRYPTION_PASSPHRASE=glass otter river 028 lantern\nrestic -r s3:s3.amazonaws.com/acme-backups backup /srv', `ENCRYPTION_PASSPHRASE=${R('generic-assignment')}\nrestic -r s3:s3.amazonaws.com/acme-backups backup /srv`],
+    ]);
+  });
+
+  it('keeps a cookie dict without a session, a passphrase from the environment or a file', () => {
+    assertKeeps([
+      'requests.get(url, cookies={"theme": "dark", "locale": "en-GB-oxendict-x"})',
+      'ENCRYPTION_PASSPHRASE=$(cat /run/secrets/passphrase)',
+      'ENCRYPTION_PASSPHRASE=',
+    ]);
+  });
+});

@@ -130,6 +130,13 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // A Junos SNMP community (`community "…" {`) and what `netsh wlan show profile … key=clear` prints as `Key Content`.
   { id: 'config-password', pattern: /community(?<![\w-]community)[ \t]{1,4}"?([^"\s{;]{1,1000})"?[ \t]{0,4}\{/dg, gate: { keywords: ['community'] }, accept },
   { id: 'config-password', pattern: /Key Content[ \t]{0,40}:[ \t]{1,4}([^\r\n]{1,1000}?)[ \t]*(?=\r?\n|$)/dg, gate: { keywords: ['key content'] }, accept },
+  // A passphrase of words in a `.env` file, unquoted (dotenv reads to the line's end): `ENCRYPTION_PASSPHRASE=glass otter river 028 lantern`.
+  {
+    id: 'generic-assignment',
+    pattern: /(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]{0,40}PASSPHRASE[A-Z0-9_]{0,40}=((?:[^\s#"'$][^\s#]{0,40}[ \t]){2,12}[^\s#]{1,40})[ \t]*(?=\r?\n|$)/dg,
+    gate: { keywords: ['pass'] },
+    accept,
+  },
   // An app password (Google's): four groups of four letters after a password's name.
   {
     id: 'app-password',

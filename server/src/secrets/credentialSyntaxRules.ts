@@ -267,6 +267,13 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     gate: { keywords: ['cookie'] },
     accept: acceptNonPlaceholder,
   },
+  // The same as a client's cookie jar: Python's `requests.get(…, cookies={"sessionid": "…"})`, `"cookies": {"_app_session": "…"}`.
+  {
+    id: 'session-cookie',
+    pattern: /cookies["']?\s{0,4}[=:]\s{0,4}\{[^{}]{0,500}?["'][\w.-]{0,40}(?:sess|sid|SESS|SID|token|Token|TOKEN|auth|Auth|AUTH|jwt|JWT)[\w.-]{0,40}["']\s{0,4}:\s{0,4}["']([^"'\s]{16,4096})["']/dg,
+    gate: { keywords: ['cookie'] },
+    accept: acceptNonPlaceholder,
+  },
   // A `user:password` pair encoded for a Basic header: `btoa("svc:…")`, `b64encode(b"svc:…")`, `Buffer.from("svc:…")`;
   // Haskell's `applyBasicAuth "user" "…"`.
   {

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = '4ac831d341d5debd';
+export const REDACTION_FINGERPRINT = 'd907b59d622492dd';
