@@ -220,7 +220,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
-  'dg076', 'dg077', 'dg100', 'dg205', 'dh061',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -1110,3 +1110,22 @@ describe("round 53: a session cookie in a client's cookie dict, a passphrase of 
     ]);
   });
 });
+
+describe("round 54: Hinglish, a login told without code spans, an AWS key after Japanese, a remark in parentheses; kept: what is said not to be a secret", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['yaar prod server ka password Mumbai@2781 hai, ssh karke logs dekh le', `yaar prod server ka password ${R('prose-secret')} hai, ssh karke logs dekh le`],
+      ['Login to the admin panel at https://admin.staging.acme.io with ops@acme.io / Crimson544Falcon and check the export job', `Login to the admin panel at https://admin.staging.acme.io with ops@acme.io / ${R('prose-secret')} and check the export job`],
+      ['AWSのシークレットキー: plr/RnU9FWgd94e6ophDOWb0McJhtAW5jD6JV3KD\nリージョンは ap-northeast-1 です', `AWSのシークレットキー: ${R('prose-secret')}\nリージョンは ap-northeast-1 です`],
+      ['Algolia admin API key (NOT the search-only one): 218e4b3a2a866c653905554698500593', `Algolia admin API key (NOT the search-only one): ${R('prose-secret')}`],
+    ]);
+  });
+
+  it('keeps what is said not to be a secret, a login with its password left out, a path after a key\'s word', () => {
+    assertKeeps([
+      "Twilio Account SID (not secret, it's in every API URL): AC6586fc974b6491d362dbf96802bbd89e",
+      'Login to the admin panel with ops@acme.io / <your password>',
+      'APIキー: /etc/acme/keys/api.key を参照',
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import type { FoundSecret } from './secretRules';
 import { isSensitiveKeyName } from './keyNames';
-import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret } from './secretValues';
+import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret, saidNotToBe } from './secretValues';
 
 /**
  * Secrets told in a sentence rather than assigned, as a prompt or a chat pastes them: `api key
@@ -14,10 +14,12 @@ import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, loo
  * The secret's word starts a word (looked behind after its letters: a regex that starts with a
  * look-behind is tried at every character); `password`, `token` and `secret` need a word or a
  * verb before the value, since with a bare `:` they are code the keyed rules read. Ten words at most
- * between (`the password for the shared jupyterhub account on the gpu box: …`).
+ * between (`the password for the shared jupyterhub account on the gpu box: …`), and a remark in
+ * parentheses (`admin API key (NOT the search-only one): …`); a word said not to be one
+ * (`Account SID (not secret, …): …`) is none.
  */
 const PROSE =
-  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,10}?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
+  /(?:(api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login)|(password|passwd|passphrase|token|secret))s?(?<![\w](?:api key|(?:my|our|your|the) key|pw|pwd|creds|credentials|login|password|passwd|passphrase|token|secret)s?)((?:[ \t]{1,2}[\w.@'-]{1,30}){0,10}?(?:[ \t]{1,2}\([^()\r\n]{1,60}\))?)(:|[ \t]{1,2}(?:is|are|was|to)(?:[ \t]now)?:?)[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,200})/dgi;
 
 /** A variable named for a secret, set in a sentence: ``I set `CLOUDFLARE_API_TOKEN` to `…` `` (an agent's summary). */
 const SET_TO =
@@ -54,6 +56,12 @@ const ADMIN_SLASH = /(?:admin|root|administrator)(?<![\w-](?:admin|root|administ
 
 /** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``, ``Login with user `…` / `…` ``. */
 const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)(?:[ \t]{1,2}(?:user(?:name)?|account))?[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
+
+/** Hinglish, the value before its verb: `prod server ka password Mumbai@2781 hai`. */
+const HINGLISH = /(?:password|pasword|passwd)(?<![\w-](?:password|pasword|passwd))[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,64})[ \t]{1,2}(?:hai|hain|he)(?![\w])/dgi;
+
+/** Steps to log in told with no code spans: `Login to https://… with ops@acme.io / …`; the password must read as one. */
+const LOG_IN_WITH = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)[ \t]{1,2}(?:user(?:name)?[ \t]{1,2})?[\w.@+-]{1,64}[ \t]{1,2}\/[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,64})/dgi;
 
 /**
  * A password's word, then its value in a code span or quotes with no verb between (``and password `An4lytics!` ``), or
@@ -141,9 +149,13 @@ export const findForeignScriptSecrets = foreignFinder(false);
 // Whole words: a gate of `mot` would open on every `remote`.
 const FOREIGN_KEYWORDS = [...FOREIGN_WORDS.map((word) => (word.startsWith('clé') ? 'clé' : word)), ...VALUE_AFTER_WORDS];
 
+const AWS_SECRET_SHAPE = /^[A-Za-z0-9+/]{40}$/;
+
 /** A value that reads as a password someone chose (three of: small letters, capitals, digits, symbols) or as drawn. */
 function chosenOrDrawn(value: string): boolean {
-  if (value.includes('/') || isPlaceholderValue(value)) return false;
+  if (isPlaceholderValue(value)) return false;
+  // A `/` makes a path, but for drawn base64 of an AWS secret key's length (`AWSのシークレットキー: …/…`).
+  if (value.includes('/')) return AWS_SECRET_SHAPE.test(value) && looksGenerated(value) && isHighEntropy(value);
   const classes = characterClasses(value);
   // Capitals and small letters in no word's order (`PYOFMoTitGDw`) are drawn too.
   return (value.length >= 8 && (classes >= 3 || (classes === 2 && /[a-z]/.test(value) && /[A-Z]/.test(value) && !WORD_SHAPE.test(value)))) || looksGenerated(value);
@@ -173,6 +185,7 @@ export function findProseSecrets(text: string): FoundSecret[] {
   for (let match = PROSE.exec(text); match; match = PROSE.exec(text)) {
     const [, pairWord, codeWord, words, separator, raw] = match;
     if (codeWord !== undefined && words === '' && separator === ':') continue;
+    if (saidNotToBe(text, match.index)) continue;
     const value = raw!.replace(/[.!?:]+$/, '');
     let start = match.indices![5]![0];
     let secret = value;
@@ -212,6 +225,14 @@ export function findProseSecrets(text: string): FoundSecret[] {
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const [start, end] = match.indices![1]!;
       if (!isPlaceholderValue(match[1]!) && !namesASecret(match[1]!) && !WORD_SHAPE.test(match[1]!)) found.push({ start, end });
+    }
+  }
+  for (const pattern of [HINGLISH, LOG_IN_WITH]) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      const value = match[1]!.replace(/[.!?:]+$/, '');
+      const start = match.indices![1]![0];
+      if (chosenOrDrawn(value) && !namesASecret(value)) found.push({ start, end: start + value.length });
     }
   }
   PASSWORD_SPAN.lastIndex = 0;

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = 'd907b59d622492dd';
+export const REDACTION_FINGERPRINT = 'aadbdc1551f18a36';

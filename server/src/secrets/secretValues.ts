@@ -261,6 +261,11 @@ function isDrawnCharacter(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 45 && c <= 57) || c === 95 || c === 43 || c === 61;
 }
 
+/** A secret's word said not to be one, at `at`: `(not secret, it's in every API URL)`, `not a token`. */
+export function saidNotToBe(text: string, at: number): boolean {
+  return /(?:^|[^\w])not[ \t](?:a[ \t])?$/i.test(text.slice(Math.max(0, at - 7), at));
+}
+
 /** Whether `secret`, found at `span` of `text` under key `key`, is one. */
 export function isSecretUnderKey(key: string, secret: string, text: string, { start, end }: SecretSpan): boolean {
   // An id's name with a secret key's value (`AWS_ACCESS_KEY_ID="…/…+…"`, the two swapped): the value decides.

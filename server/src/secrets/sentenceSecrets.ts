@@ -1,5 +1,5 @@
 import type { FoundSecret } from './secretRules';
-import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret, readsAsWords } from './secretValues';
+import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, looksGenerated, namesASecret, readsAsWords, saidNotToBe } from './secretValues';
 
 /**
  * Secrets told in conversation further from their word than proseSecrets.ts reads: a value
@@ -43,7 +43,7 @@ export function findSentenceSecrets(text: string): FoundSecret[] {
   LATER_IN_SENTENCE.lastIndex = holdsDrawnRun(text) ? 0 : text.length;
   for (let match = LATER_IN_SENTENCE.exec(text); match; match = LATER_IN_SENTENCE.exec(text)) {
     // A value cut short for display (`ops_eyJzaWdu..[Redacted]`) is not the secret.
-    if (match[2]!.endsWith('..')) continue;
+    if (match[2]!.endsWith('..') || saidNotToBe(text, match.index)) continue;
     const value = match[2]!.replace(/[.]+$/, '');
     const [start] = match.indices![2]!;
     if (drawn(value, match[1] !== '')) found.push({ start, end: start + value.length });
