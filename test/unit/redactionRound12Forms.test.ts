@@ -1129,3 +1129,35 @@ describe("round 54: Hinglish, a login told without code spans, an AWS key after 
     ]);
   });
 });
+
+describe("round 56: less common languages' literals and tools", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['| env     | DB_HOST          | DB_PASS |\n|---------|------------------|---------|\n| staging | pg-stg.internal  | Staging973!Kelp |\n| prod    | (vault)          | (vault) |', `| env     | DB_HOST          | DB_PASS |\n|---------|------------------|---------|\n| staging | pg-stg.internal  | ${R('table-secret')} |\n| prod    | (vault)          | (vault) |`],
+      ['system2("curl", c("-s", "-u", "rsconnect:mFOUAi5inXFVim2dJso8ckbbdaQ7zZjm", "https://connect.example.org/__api__/v1/content"), stdout = TRUE)', `system2("curl", c("-s", "-u", "rsconnect:${R('command-line-password')}", "https://connect.example.org/__api__/v1/content"), stdout = TRUE)`],
+      ["curl_setopt($ch, CURLOPT_USERPWD, 'shopsync:Juniper604&Salt');", `curl_setopt($ch, CURLOPT_USERPWD, 'shopsync:${R('credential-pair')}');`],
+      ['Start-Process -FilePath "C:\\mysql\\bin\\mysqldump.exe" -ArgumentList "-u", "root", "-pFalcon026Crest", "erp" -Wait', `Start-Process -FilePath "C:\\mysql\\bin\\mysqldump.exe" -ArgumentList "-u", "root", "-p${R('command-line-password')}", "erp" -Wait`],
+      ['$ mix hex.user key generate --key-name ci\nGenerating key...\nSuccess! New key: 6ec38edf7ea497d8b9aa8ee58a331b66', `$ mix hex.user key generate --key-name ci\nGenerating key...\nSuccess! New key: ${R('prose-secret')}`],
+      ['53426a1d3c316b63d5b36cba27061059\n^ new HEX_API_KEY for the org, please update it in the GitHub Actions secrets', `${R('prose-secret')}\n^ new HEX_API_KEY for the org, please update it in the GitHub Actions secrets`],
+      ['  secret_key: ~s(Nu6c9XZDi-xI1Pf0-ckGuvlH-0SdGXcr-NKTKzVZV3Nvs9lhwCI691CSE7vZSmia)', `  secret_key: ~s(${R('generic-assignment')})`],
+      ['        "Key": "Q8mTNaAWAtG9Ku7X+buXlHBKHd+TL7chVDALtDD8lYD+"', `        "Key": "${R('generic-assignment')}"`],
+      ['    password = [==[Lapis864]]Moon]==],', `    password = [==[${R('generic-assignment')}]==],`],
+      ['let api_key = {|YB9Hs5gvXLEZ432bUuoYcqVffwRIygjHkA49owDg|}', `let api_key = {|${R('generic-assignment')}|}`],
+      ["  password: '''Flutter684'Wing''',", `  password: '''${R('generic-assignment')}''',`],
+      ["      DATA DBPASS /'Hydro1126Flux'/", `      DATA DBPASS /'${R('generic-assignment')}'/`],
+      ['      "type": "random_password",\n      "instances": [\n        {\n          "attributes": {\n            "length": 24,\n            "result": "w4KvgtCQHq_i8KT-_oBec146",', `      "type": "random_password",\n      "instances": [\n        {\n          "attributes": {\n            "length": 24,\n            "result": "${R('generic-assignment')}",`],
+      ['$ cat /var/lib/nix-serve/cache-priv-key.pem\ncache.acme.dev-1:P5sztGorqkHgAVTHNczPGmg/hCISHx3XaDLLYQQbAZKF6L7G47ZtRmOoZBiDthLivqY9RNTSb+LFmeUyq6qpB0==', `$ cat /var/lib/nix-serve/cache-priv-key.pem\n${R('printed-secret')}`],
+      ["  passwordFile = \"${pkgs.writeText \"restic-pw\" ''Restic9593~Vault''}\";", `  passwordFile = "\${pkgs.writeText "restic-pw" ''${R('generic-assignment')}''}";`],
+    ]);
+  });
+
+  it("keeps a table's notes, a DATA statement of a name, a random_string's result, an argument list with no password, Nix's empty strings", () => {
+    assertKeeps([
+      "      DATA DBHOST /'db.internal'/",
+      '      "type": "random_string",\n      "attributes": {\n        "result": "bucket-suffix-x7k2"',
+      'system2("git", c("log", "-1", "--format=%H"), stdout = TRUE)',
+      "  description = ''A backup service'';",
+      "  name = ''restic''",
+    ]);
+  });
+});

@@ -120,7 +120,7 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   {
     id: 'generic-assignment',
     // PHP's `'key' => '…'` too, and Laravel's `base64:` before its key.
-    pattern: /(?:"key"|'key'|key(?<![\w.-]key))[ \t]{0,4}(?:=>|[=:])[ \t]{0,4}["']?(?:base64:)?([A-Za-z0-9+/_-]{16,200}={0,2})(?![\w+/=-]|\.\w|[ \t]{0,4}\()/dg,
+    pattern: /(?:"(?:key|Key|KEY)"|'(?:key|Key|KEY)'|key(?<![\w.-]key))[ \t]{0,4}(?:=>|[=:])[ \t]{0,4}["']?(?:base64:)?([A-Za-z0-9+/_-]{16,200}={0,2})(?![\w+/=-]|\.\w|[ \t]{0,4}\()/dg,
     gate: { keywords: ['key'] },
     // Not a key file's path (`key: "certs/AuthKey_….p8"`), a public key's (`public key: …` as `wg show` prints it), nor a
     // CI cache's (`key: node-cache-Linux-x64-npm-<sha256>`).
@@ -224,7 +224,8 @@ function markdownTableSecrets(text: string): FoundSecret[] {
     }
     const cells = cellsOf(line, start);
     if (column < 0) {
-      column = cells.findIndex((cell) => SECRET_HEADER.test(cell.text));
+      // Or named as a variable that holds one (`DB_PASS`, `API_TOKEN`).
+      column = cells.findIndex((cell) => SECRET_HEADER.test(cell.text) || (/^[A-Z][A-Z0-9_]{1,60}$/.test(cell.text) && holdsSecret(cell.text)));
       continue;
     }
     if (!sawSeparator) {
@@ -236,7 +237,8 @@ function markdownTableSecrets(text: string): FoundSecret[] {
     // A value in code spans: `` `…` ``.
     const cell = raw && /^`[^`]+`$/.test(raw.text) ? { text: raw.text.slice(1, -1), start: raw.start + 1 } : raw;
     // A secret's name in the column (`DB_PASS`) says which one, not what it is.
-    if (cell && cell.text.length >= 4 && !/\s/.test(cell.text) && !isPlaceholderValue(cell.text) && !namesASecret(cell.text) && !/^`?\$/.test(cell.text)) found.push({ start: cell.start, end: cell.start + cell.text.length });
+    // A note in parentheses (`(vault)`) says where it is.
+    if (cell && cell.text.length >= 4 && !/\s/.test(cell.text) && !isPlaceholderValue(cell.text) && !namesASecret(cell.text) && !/^`?\$|^\(.*\)$/.test(cell.text)) found.push({ start: cell.start, end: cell.start + cell.text.length });
   }
   return found;
 }

@@ -26,7 +26,12 @@ const SOFT_BREAK = /=\r?\n/g;
  * position (Ansible's `"cmd": ["rabbitmqctl", "add_user", "u", "…"]`). Its separators become spaces.
  */
 const POSITIONAL_PROGRAM = /["'](?:rabbitmqctl|htpasswd|net|poetry|mkstore|wpa_passphrase)["']/;
-const ARGUMENT_LIST = /[[(][ \t]*(?:\r?\n[ \t]*)?(["'])[\w./-]{1,60}\1(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])[^"'\r\n]{0,300}\2){1,60}/g;
+const ARGUMENT_LIST = /(?:[[(]|-ArgumentList[ \t]{1,4})[ \t]*(?:\r?\n[ \t]*)?(["'])[\w./-]{1,60}\1(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])[^"'\r\n]{0,300}\2){1,60}/g;
+/**
+ * A program and its argument list given apart, joined into one command: R's `system2("curl",
+ * c("-u", "…"))`, PowerShell's `Start-Process -FilePath "…\mysqldump.exe" -ArgumentList "-p…"`.
+ */
+const PROGRAM_THEN_ARGUMENTS = /system2?\([ \t]*["'][\w./-]{1,60}(["'][ \t]*,[ \t]*(?:args[ \t]*=[ \t]*)?c\([ \t]*["'])|-FilePath[ \t]{1,4}["'][^"'\r\n]{1,300}(["'][ \t]{1,4}-ArgumentList[ \t]{1,4}["'])/dg;
 const ARGUMENT_SEPARATOR = /(["'])[ \t]*,[ \t]*(?:\r?\n[ \t]*)?(["'])/g;
 /*
  * Whether a text has any: each line break, or `+`, looked at where indexOf finds it (a search for
@@ -90,6 +95,11 @@ export function joinContinuedLines(text: string): JoinedLines[] {
 }
 
 function argumentLists(text: string, joins: Join[]): void {
+  PROGRAM_THEN_ARGUMENTS.lastIndex = 0;
+  for (let call = PROGRAM_THEN_ARGUMENTS.exec(text); call; call = PROGRAM_THEN_ARGUMENTS.exec(text)) {
+    const [start, end] = call.indices![1] ?? call.indices![2]!;
+    joins.push({ index: start, length: end - start, replacement: ' ' });
+  }
   ARGUMENT_LIST.lastIndex = 0;
   for (let list = ARGUMENT_LIST.exec(text); list; list = ARGUMENT_LIST.exec(text)) {
     if (!/["']-/.test(list[0]) && !POSITIONAL_PROGRAM.test(list[0])) continue;

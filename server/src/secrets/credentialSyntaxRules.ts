@@ -259,7 +259,7 @@ export const CREDENTIAL_SYNTAX_RULES: readonly SecretRule[] = [
     accept: acceptNonPlaceholder,
   },
   // libcurl's `CURLOPT_USERPWD, "user:…"`.
-  { id: 'credential-pair', pattern: /CURLOPT_USERPWD\s{0,4},\s{0,4}"[^":\r\n]{0,100}:([^"\r\n]{1,1000})"/dg, gate: { keywords: ['curlopt_userpwd'] }, accept: acceptNonPlaceholder },
+  { id: 'credential-pair', pattern: /CURLOPT_USERPWD\s{0,4}(?:,|=>)\s{0,4}(?:"[^":\r\n]{0,100}:([^"\r\n]{1,1000})"|'[^':\r\n]{0,100}:([^'\r\n]{1,1000})')/dg, gate: { keywords: ['curlopt_userpwd'] }, accept: acceptNonPlaceholder },
   // A session cookie in a request: `cookie: _app_session=…`, `"cookie": "sessionid=…"`.
   {
     id: 'session-cookie',

@@ -1,4 +1,4 @@
-import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, QUOTED_VALUE, QUOTED_VALUE_WITH_ESCAPES, UNQUOTED_VALUE } from './secretPatterns';
+import { ARGUMENT_VALUE, ASSIGNED, ESCAPED_QUOTED_VALUE, KEYWORD, LANGUAGE_LITERAL, QUOTED_VALUE, QUOTED_VALUE_WITH_ESCAPES, UNQUOTED_VALUE } from './secretPatterns';
 import type { SecretSpan } from './secretRules';
 import { isQuote, PAIR_VALUE, sticky, type Form, type KeyName } from './keyedFormParts';
 import { XML_FORMS } from './xmlKeyedForms';
@@ -148,6 +148,8 @@ export const FORMS: readonly Form[] = [
     from: 'word',
     accept: (s) => !isNextKey(s),
   },
+  // Other languages' literals (LANGUAGE_LITERAL): `password: '''…'''`, `password = [==[…]==]`, `let api_key = {|…|}`, `secret_key: ~s(…)`.
+  { rule: 'generic-assignment', after: sticky(`${ASSIGNED}(?:${LANGUAGE_LITERAL})`), from: 'word' },
   // A JSON array of one value (Keycloak's component config: `"bindCredential": ["…"]`); a list of several is names or settings.
   { rule: 'generic-assignment', after: sticky(`${ASSIGNED}\\[[ \\t]{0,4}(?:${QUOTED_VALUE})[ \\t]{0,4}\\]`), from: 'word' },
   // The overlap's other shape: `api_secret: key="…"`, `secret: value='…'` (a bare key or value inside the secret's).

@@ -39,7 +39,7 @@ const PRINTS_SECRET = [
   'az acr credential show [^\\r\\n]*(?:tsv|--query)',
   // A key file shown whole (`cat config/master.key`, a MongoDB `keyfile`, Ansible's `.vault_pass`; not a public key's
   // `.pub`), Terraform's values shown raw.
-  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|privatekey|keyfile|[Ss]ecret|[Tt]oken|[Pp]assword|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?|pass(?:phrase)?\\.txt|[._-](?:pw|pwd|pass))(?![\\w.])',
+  'cat {1,4}[^\\s]*(?:master\\.key|\\.key|_key|privatekey|priv(?:ate)?[_-]key(?:\\.pem|\\.txt)?|keyfile|[Ss]ecret|[Tt]oken|[Pp]assword|passwd|credentials|vault[_-]pass(?:word)?(?:\\.txt)?|pass(?:phrase)?\\.txt|[._-](?:pw|pwd|pass))(?![\\w.])',
   'terraform output {1,4}-raw ',
   // A secret made and printed to be pasted somewhere: Phoenix's and Rails' generators, Django's, Python's `secrets`, OpenSSL.
   'mix phx\\.gen\\.secret', '(?:bin/)?rails secret', 'rake secret', 'php artisan key:generate [^\\r\\n]*--show',
@@ -69,19 +69,19 @@ const PRINTED = new RegExp(`(?:^|\\n)[ \\t]*(?:${PROMPT_HOST}[$%>#][ \\t]{1,4})?
 const PRINTED_SECOND_LINE =
   /(?:^|\n)[ \t]*(?:[$%>#][ \t]{1,4})?(?:(?:sudo {1,4})?cat {1,4}\S*openvpn\S*(?:auth|pass|cred)\S*|etcdctl[^\r\n]{0,200} get {1,4}\S*(?:[Kk]ey|[Tt]oken|[Ss]ecret|[Pp]ass)\S*)[ \t]*\r?\n[ \t]*\S{1,200}[ \t]*\r?\n[ \t]*(\S{4,1000})[ \t]*(?=\r?\n|$)/dg;
 /**
- * What a tool prints after making a password or a token, a few lines on: Elasticsearch's
+ * What a tool prints after making a password or a token, a few lines on: Hex's `mix hex.user key generate` (`New key: …`), Elasticsearch's
  * `elasticsearch-reset-password` (`New value: …`), Particle's `particle token create` (the token
  * alone on its line).
  */
 const NEW_PASSWORD_PRINTED =
-  /elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\nNew value:[ \t]{1,4}(\S{6,1000})|particle[ \t]{1,4}token[ \t]{1,4}create[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\n[ \t]*([0-9a-f]{40})[ \t]*(?=\r?\n|$)/dg;
+  /(?:mix[ \t]{1,4}hex\.user[ \t]{1,4}key[ \t]{1,4}generate|hex\.user key generate)[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\n[^\r\n]{0,40}New key:[ \t]{1,4}([A-Za-z0-9]{16,200})|elasticsearch-reset-password[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\nNew value:[ \t]{1,4}(\S{6,1000})|particle[ \t]{1,4}token[ \t]{1,4}create[^\r\n]{0,300}(?:\r?\n[^\r\n]{0,300}){0,4}?\r?\n[ \t]*([0-9a-f]{40})[ \t]*(?=\r?\n|$)/dg;
 
 /** What `bundle config` prints for a gem source's credentials: the host, then `Set for …: "user:password"`. */
 const BUNDLER_PRINTED = /(?:^|\n)[ \t]*[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}[ \t]*\r?\n[ \t]*Set for [^\r\n]{0,300}?:[ \t]*"([^"\s:]{1,100}:[^"\s]{1,1000})"/dg;
 
 const NOTEBOOK_ECHO = /(?:os\.environ\[|os\.getenv\(|process\.env\.|ENV\[)["']?\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASS|PWD)\w*["']?[\])]?[ \t]*\r?\nOut\[\d{1,5}\]:[ \t]*(['"])([^'"\r\n]{6,8000})\1/dg;
 
-export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'phx.gen.secret', 'ils secret', 'ake secret', 'get_random_secret_key', 'secrets.token_', 'key:generate', 'openssl rand', 'bw get', 'lpass', 'include-value'];
+export const PRINTED_SECRET_KEYWORDS = ['op read', 'op item', 'kubectl', 'vault', 'gcloud', 'secretsmanager', 'ssm', 'find-generic', 'find-internet', 'gh auth', 'auth:token', 'get-access-token', 'doppler', 'pass show', 'out[', 'aws sts', 'keyvault', 'jq -r', 'keys list', 'az acr credential', 'consul kv get', 'etcdctl', 'cat ', 'terraform output', 'nonsensitive(', 'yq ', 'elasticsearch-reset', 'env:', 'set for ', 'particle', 'argocd admin', 'phx.gen.secret', 'ils secret', 'ake secret', 'get_random_secret_key', 'secrets.token_', 'key:generate', 'openssl rand', 'bw get', 'lpass', 'include-value', 'hex.user'];
 
 /**
  * A command that lists keys as a table or JSON (`az storage account keys list -o table`,
@@ -143,7 +143,7 @@ export function findPrintedSecrets(text: string): FoundSecret[] {
     LISTED_KEY.lastIndex = 0;
     for (let key = LISTED_KEY.exec(match[1]!); key; key = LISTED_KEY.exec(match[1]!)) found.push({ start: outputStart + key.index, end: outputStart + key.index + key[0].length });
   }
-  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1], [NEW_PASSWORD_PRINTED, 2], [BUNDLER_PRINTED, 1]] as const) {
+  for (const [pattern, group] of [[PRINTED, 1], [NOTEBOOK_ECHO, 2], [PRINTED_SECOND_LINE, 1], [NEW_PASSWORD_PRINTED, 1], [NEW_PASSWORD_PRINTED, 2], [NEW_PASSWORD_PRINTED, 3], [BUNDLER_PRINTED, 1]] as const) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       // A pattern of alternatives holds its value in one group or another.

@@ -30,7 +30,10 @@ const SET_TO =
  * `scratch: staging bearer = …`. The value must read as chosen or drawn.
  */
 const QUALIFIED =
-  /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:key|pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+  /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+/** The same for a key (`temp key is …`, `New key: …`): a rule of its own, gated by `key`, which the prose rules are not. */
+const QUALIFIED_KEY =
+  /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})key(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 
 /**
  * A key's or token's word, then a drawn value with no verb between, as a commit message or a
@@ -179,6 +182,22 @@ const ALL_KEYWORDS = ['account', 'konto', 'compte', 'cuenta', 'conta ', 'conta:'
 export const PROSE_KEYWORDS = ALL_KEYWORDS.filter(startsWithAscii);
 export const PROSE_CHARACTERS = [...new Set(ALL_KEYWORDS.filter((word) => !startsWithAscii(word)).flatMap((word) => [word[0]!, word[0]!.toUpperCase()]))].join('');
 
+function qualifiedValues(pattern: RegExp, text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const value = match[1]!.replace(/[.,!?:]+$/, '');
+    const start = match.indices![1]![0];
+    if ((chosenOrDrawn(value) || isHighEntropy(value)) && !namesASecret(value)) found.push({ start, end: start + value.length });
+  }
+  return found;
+}
+
+/** A key named for which one it is (QUALIFIED_KEY). */
+export function findQualifiedKeys(text: string): FoundSecret[] {
+  return qualifiedValues(QUALIFIED_KEY, text);
+}
+
 export function findProseSecrets(text: string): FoundSecret[] {
   const found: FoundSecret[] = [];
   PROSE.lastIndex = 0;
@@ -247,12 +266,7 @@ export function findProseSecrets(text: string): FoundSecret[] {
     const [start, end] = match.indices![1]!;
     if (chosenOrDrawn(match[1]!) && !namesASecret(match[1]!)) found.push({ start, end });
   }
-  QUALIFIED.lastIndex = 0;
-  for (let match = QUALIFIED.exec(text); match; match = QUALIFIED.exec(text)) {
-    const value = match[1]!.replace(/[.,!?:]+$/, '');
-    const start = match.indices![1]![0];
-    if ((chosenOrDrawn(value) || isHighEntropy(value)) && !namesASecret(value)) found.push({ start, end: start + value.length });
-  }
+  found.push(...qualifiedValues(QUALIFIED, text));
   CREDS_WITH_SPACES.lastIndex = text.includes(' / ') ? 0 : text.length;
   for (let match = CREDS_WITH_SPACES.exec(text); match; match = CREDS_WITH_SPACES.exec(text)) {
     const value = match[1]!.replace(/[.!?:]+$/, '');

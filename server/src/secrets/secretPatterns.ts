@@ -145,6 +145,18 @@ const BARE_CHAR = `[^\\s"'\`,;(){}\\[\\]，；。、]`;
  */
 export const UNQUOTED_VALUE = `((?:${BARE_CHAR}|\\(${BARE_CHAR}{0,100}\\)){8,1000})`;
 
+/**
+ * String literals of languages whose quotes are not `"`, `'` or a backtick alone: triple quotes
+ * (Python, Dart, Kotlin, Scala, Groovy, Julia, C#'s raw strings) on one line, Lua's long brackets
+ * (`[==[…]==]`), OCaml's quoted strings (`{|…|}`), Elixir's sigils (`~s(…)`), Nix's `''…''`.
+ */
+export const LANGUAGE_LITERAL =
+  `'''([^\\r\\n]{1,1000}?)'''|"""([^\\r\\n]{1,1000}?)"""` +
+  `|\\[\\[([^\\r\\n]{1,1000}?)\\]\\]|\\[=\\[([^\\r\\n]{1,1000}?)\\]=\\]|\\[==\\[([^\\r\\n]{1,1000}?)\\]==\\]|\\[===\\[([^\\r\\n]{1,1000}?)\\]===\\]` +
+  `|\\{[a-z_]{0,10}\\|([^|\\r\\n]{1,1000})\\|[a-z_]{0,10}\\}` +
+  `|~[sScC](?:\\(([^)\\r\\n]{1,1000})\\)|\\[([^\\]\\r\\n]{1,1000})\\]|\\{([^}\\r\\n]{1,1000})\\}|"([^"\\r\\n]{1,1000})"|'([^'\\r\\n]{1,1000})'|\\|([^|\\r\\n]{1,1000})\\||\\/([^/\\r\\n]{1,1000})\\/|<([^>\\r\\n]{1,1000})>)` +
+  `|''([^'\\r\\n]{1,1000}?)''(?!')`;
+
 /** A command-line argument: quoted, or up to the next space or shell operator. */
 // Up to 4,096 characters: an ECR login token passed to `docker login -p` runs past 2,000.
 export const ARGUMENT_VALUE = `"([^"\\r\\n]{1,4096})"|'([^'\\r\\n]{1,4096})'|([^\\s"'\`;&|]{1,4096})`;

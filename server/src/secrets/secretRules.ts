@@ -1,4 +1,5 @@
 import { BARE_TOKEN_CHARACTERS, findBareTokens } from './bareTokens';
+import { CODE_LITERAL_RULES } from './codeLiteralSecrets';
 import { COMMAND_LINE_RULES } from './commandLineRules';
 import { CONFIG_FILE_RULES, findTableSecrets } from './configFileSecrets';
 import { CREDENTIAL_SYNTAX_RULES } from './credentialSyntaxRules';
@@ -10,7 +11,7 @@ import { findNamedValues } from './namedValues';
 import { findPositionalSecrets, POSITIONAL_KEYWORDS } from './positionalSecrets';
 import { findPrivateKeyBlocks, holdsPlaceholder } from './privateKeyBlocks';
 import { findPrintedSecrets, PRINTED_SECRET_KEYWORDS } from './printedSecrets';
-import { findForeignScriptSecrets, findProseSecrets, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
+import { findForeignScriptSecrets, findProseSecrets, findQualifiedKeys, PROSE_CHARACTERS, PROSE_KEYWORDS } from './proseSecrets';
 import { KEYWORD_GATE } from './secretPatterns';
 import { findSentenceSecrets, SENTENCE_KEYWORDS } from './sentenceSecrets';
 import { findPrefixedTokens, PREFIXED_TOKEN_RUN } from './prefixedTokens';
@@ -87,6 +88,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   ...SERVER_CONFIG_RULES,
   ...DEVICE_CONFIG_RULES,
   ...LOGIN_TOOL_RULES,
+  ...CODE_LITERAL_RULES,
   { id: 'table-secret', find: findTableSecrets, gate: { keywords: ['pass', 'pwd', 'secret', 'token', 'key'] } },
   { id: 'positional-password', find: findPositionalSecrets, gate: { keywords: POSITIONAL_KEYWORDS } },
   { id: 'positional-password', find: findSqlInsertSecrets, gate: { keywords: SQL_INSERT_KEYWORDS } },
@@ -96,6 +98,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { id: 'listed-secret', find: findListedValues, gate: { keywords: [':\n', ':\r\n', '<<<'] } },
   { id: 'prose-secret', find: findProseSecrets, gate: { keywords: PROSE_KEYWORDS } },
   { id: 'prose-secret', find: findForeignScriptSecrets, gate: { characters: PROSE_CHARACTERS } },
+  { id: 'prose-secret', find: findQualifiedKeys, gate: { keywords: ['key'] } },
   { id: 'prose-secret', find: findSentenceSecrets, gate: { keywords: SENTENCE_KEYWORDS } },
   { id: 'printed-secret', find: findPrintedSecrets, gate: { keywords: PRINTED_SECRET_KEYWORDS } },
   // Last: a value found by a rule above is named by it.

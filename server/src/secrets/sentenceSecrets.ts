@@ -5,7 +5,7 @@ import { characterClasses, holdsDrawnRun, isHighEntropy, isPlaceholderValue, loo
  * Secrets told in conversation further from their word than proseSecrets.ts reads: a value
  * drawn at random later in the sentence that names a token or a key (`the auth token got rotated —
  * the one in our .env is `…``, `mine is …`), and an answer to a question about a password
- * (`what's the password for the Figma viewer?` then `it's …`).
+ * (`what's the password for the Figma viewer?` then `it's …`), and a value a later line points up at (`^ new API key`).
  */
 
 /**
@@ -18,6 +18,9 @@ const LATER_IN_SENTENCE =
 /** A question naming a password, and the next lines' answer: `it's …`, `use …`, `try …` (a chat's name before it). */
 const ANSWER =
   /(?:password|passwd|passphrase|pw|pwd|pin|creds|login)(?<![A-Za-z](?:password|passwd|passphrase|pw|pwd|pin|creds|login))[^\r\n]{0,200}\?[ \t]*\r?\n(?:[ \t>]*\r?\n){0,2}[ \t>]*(?:[\w. -]{1,30}:[ \t]*)?(?:it['’]s|it is|use|try|just use)[ \t]{1,4}[`"']?([^\s`"',;]{4,100})/dgi;
+
+/** A drawn value alone on its line, then a line pointing up at it that names it (`^ new HEX_API_KEY for the org`). */
+const POINTED_AT = /(?:^|\n)[ \t]*([A-Za-z0-9_+/=.-]{16,200})[ \t]*\r?\n[ \t]*\^[^\r\n]{0,80}?(?:key|token|secret|password|passwd)/dgi;
 
 /** Keywords other rules already scan for: each new one slows the scan every text gets (secretPatterns.ts). */
 export const SENTENCE_KEYWORDS = ['token', 'secret', 'key', 'pass', 'pw', 'cred', 'login'];
@@ -47,6 +50,11 @@ export function findSentenceSecrets(text: string): FoundSecret[] {
     const value = match[2]!.replace(/[.]+$/, '');
     const [start] = match.indices![2]!;
     if (drawn(value, match[1] !== '')) found.push({ start, end: start + value.length });
+  }
+  POINTED_AT.lastIndex = text.includes('^') ? 0 : text.length;
+  for (let match = POINTED_AT.exec(text); match; match = POINTED_AT.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (drawn(match[1]!, true)) found.push({ start, end });
   }
   ANSWER.lastIndex = text.includes('?') ? 0 : text.length;
   for (let match = ANSWER.exec(text); match; match = ANSWER.exec(text)) {
