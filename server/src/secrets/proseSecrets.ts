@@ -30,10 +30,10 @@ const SET_TO =
  * `scratch: staging bearer = …`. The value must read as chosen or drawn.
  */
 const QUALIFIED =
-  /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})(?:pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+  /(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?<![\w-](?:temp|tmp|old|new|current|staging|prod|test|dev|live))(?:[ \t]{1,2}|:[ \t]{1,2})(?:pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 /** The same for a key (`temp key is …`, `New key: …`): a rule of its own, gated by `key`, which the prose rules are not. */
 const QUALIFIED_KEY =
-  /(?<![\w-])(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?:[ \t]{1,2}|:[ \t]{1,2})key(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+  /(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?<![\w-](?:temp|tmp|old|new|current|staging|prod|test|dev|live))(?:[ \t]{1,2}|:[ \t]{1,2})key(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
 
 /**
  * A key's or token's word, then a drawn value with no verb between, as a commit message or a
