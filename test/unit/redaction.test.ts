@@ -496,6 +496,7 @@ describe('redaction robustness', () => {
     { name: 'Elixir sigils that never close', text: 'secret: ~s(x'.repeat(MB / 12) },
     { name: "Lua's long brackets that never close", text: 'password = [==[x'.repeat(MB / 16) },
     { name: 'random_password resources with no result', text: '"type": "random_password", '.repeat(MB / 27) },
+    { name: 'carets on one line, never pointing up at a line', text: '^'.repeat(MB) },
   ];
 
   // What 1 MB of ordinary code naming a secret costs on this machine at this moment: the bound is a

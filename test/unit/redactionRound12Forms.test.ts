@@ -1139,6 +1139,8 @@ describe("round 56: less common languages' literals and tools", () => {
       ['Start-Process -FilePath "C:\\mysql\\bin\\mysqldump.exe" -ArgumentList "-u", "root", "-pFalcon026Crest", "erp" -Wait', `Start-Process -FilePath "C:\\mysql\\bin\\mysqldump.exe" -ArgumentList "-u", "root", "-p${R('command-line-password')}", "erp" -Wait`],
       ['$ mix hex.user key generate --key-name ci\nGenerating key...\nSuccess! New key: 6ec38edf7ea497d8b9aa8ee58a331b66', `$ mix hex.user key generate --key-name ci\nGenerating key...\nSuccess! New key: ${R('prose-secret')}`],
       ['53426a1d3c316b63d5b36cba27061059\n^ new HEX_API_KEY for the org, please update it in the GitHub Actions secrets', `${R('prose-secret')}\n^ new HEX_API_KEY for the org, please update it in the GitHub Actions secrets`],
+      // The value ending a longer line (found by the raw-bytes scan: a decision memory quotes it after a colon).
+      ['We decided to keep it because it works: 53426a1d3c316b63d5b36cba27061059\r\n^ new HEX_API_KEY for the org', `We decided to keep it because it works: ${R('prose-secret')}\r\n^ new HEX_API_KEY for the org`],
       ['  secret_key: ~s(Nu6c9XZDi-xI1Pf0-ckGuvlH-0SdGXcr-NKTKzVZV3Nvs9lhwCI691CSE7vZSmia)', `  secret_key: ~s(${R('generic-assignment')})`],
       ['        "Key": "Q8mTNaAWAtG9Ku7X+buXlHBKHd+TL7chVDALtDD8lYD+"', `        "Key": "${R('generic-assignment')}"`],
       ['    password = [==[Lapis864]]Moon]==],', `    password = [==[${R('generic-assignment')}]==],`],

@@ -19,8 +19,27 @@ const LATER_IN_SENTENCE =
 const ANSWER =
   /(?:password|passwd|passphrase|pw|pwd|pin|creds|login)(?<![A-Za-z](?:password|passwd|passphrase|pw|pwd|pin|creds|login))[^\r\n]{0,200}\?[ \t]*\r?\n(?:[ \t>]*\r?\n){0,2}[ \t>]*(?:[\w. -]{1,30}:[ \t]*)?(?:it['’]s|it is|use|try|just use)[ \t]{1,4}[`"']?([^\s`"',;]{4,100})/dgi;
 
-/** A drawn value alone on its line, then a line pointing up at it that names it (`^ new HEX_API_KEY for the org`). */
-const POINTED_AT = /(?:^|\n)[ \t]*([A-Za-z0-9_+/=.-]{16,200})[ \t]*\r?\n[ \t]*\^[^\r\n]{0,80}?(?:key|token|secret|password|passwd)/dgi;
+/** A line pointing up at the one above that names a secret (`^ new HEX_API_KEY for the org`). */
+const POINTING_UP = /^[ \t]*\^[^\r\n]{0,80}?(?:key|token|secret|password|passwd)/i;
+
+/** The drawn value that ends the line above a line pointing up at it: `53426a1d…` then `^ new HEX_API_KEY`. */
+function pointedAt(text: string): FoundSecret[] {
+  const found: FoundSecret[] = [];
+  for (let caret = text.indexOf('^'); caret !== -1; caret = text.indexOf('^', caret + 1)) {
+    // Only a caret that starts its line (after spaces): found by looking back over those alone.
+    let before = caret - 1;
+    while (before >= 0 && (text[before] === ' ' || text[before] === '\t')) before--;
+    if (before < 1 || text[before] !== '\n' || !POINTING_UP.test(text.slice(before + 1, before + 121))) continue;
+    // The end of the line above, its last 300 characters at most.
+    const aboveEnd = text[before - 1] === '\r' ? before - 1 : before;
+    const aboveStart = Math.max(text.lastIndexOf('\n', aboveEnd - 1) + 1, aboveEnd - 300);
+    const above = text.slice(aboveStart, aboveEnd);
+    const word = /([A-Za-z0-9_+/=.-]{16,200})[ \t]*$/.exec(above);
+    if (!word || !drawn(word[1]!, true) || (word.index > 0 && !/[\s:]/.test(above[word.index - 1]!))) continue;
+    found.push({ start: aboveStart + word.index, end: aboveStart + word.index + word[1]!.length });
+  }
+  return found;
+}
 
 /** Keywords other rules already scan for: each new one slows the scan every text gets (secretPatterns.ts). */
 export const SENTENCE_KEYWORDS = ['token', 'secret', 'key', 'pass', 'pw', 'cred', 'login'];
@@ -51,11 +70,7 @@ export function findSentenceSecrets(text: string): FoundSecret[] {
     const [start] = match.indices![2]!;
     if (drawn(value, match[1] !== '')) found.push({ start, end: start + value.length });
   }
-  POINTED_AT.lastIndex = text.includes('^') ? 0 : text.length;
-  for (let match = POINTED_AT.exec(text); match; match = POINTED_AT.exec(text)) {
-    const [start, end] = match.indices![1]!;
-    if (drawn(match[1]!, true)) found.push({ start, end });
-  }
+  found.push(...pointedAt(text));
   ANSWER.lastIndex = text.includes('?') ? 0 : text.length;
   for (let match = ANSWER.exec(text); match; match = ANSWER.exec(text)) {
     const value = match[1]!.replace(/[.!?:]+$/, '');
