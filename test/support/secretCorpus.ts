@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39', 'heldout-40', 'heldout-41', 'heldout-42', 'heldout-43', 'heldout-44', 'heldout-45', 'heldout-46', 'heldout-47', 'heldout-48', 'heldout-49', 'heldout-50', 'heldout-51', 'heldout-52', 'heldout-53', 'heldout-54', 'heldout-55', 'heldout-56'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39', 'heldout-40', 'heldout-41', 'heldout-42', 'heldout-43', 'heldout-44', 'heldout-45', 'heldout-46', 'heldout-47', 'heldout-48', 'heldout-49', 'heldout-50', 'heldout-51', 'heldout-52', 'heldout-53', 'heldout-54', 'heldout-55', 'heldout-56', 'heldout-57'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -199,6 +199,7 @@ export const FIRST_RUNS = {
     stored: ['dk017', 'dk028', 'dk032', 'dk037', 'dk079', 'dk080', 'dk083', 'dk116', 'dk138', 'dk152', 'dk160', 'dk187', 'dk203', 'dk208', 'dk210'],
     lookAlikesRedacted: [],
   },
+  'heldout-57': { stored: [], lookAlikesRedacted: [] },
 } as const;
 
 /**
