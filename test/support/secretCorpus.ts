@@ -226,7 +226,6 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
-  'ds163', 'ds165', 'ds210', 'dt030', 'dt031',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

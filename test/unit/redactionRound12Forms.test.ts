@@ -1163,3 +1163,21 @@ describe("round 56: less common languages' literals and tools", () => {
     ]);
   });
 });
+
+describe("round 60: deploy hooks, an account told as user / password after is; kept: documentation's example secrets", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['curl -X POST https://api.vercel.com/v1/integrations/deploy/prj_SJtdr08Zsvk2J8J60f7hoRJ4HmdW/2fjhiEnjP6', `curl -X POST https://api.vercel.com/${R('vercel-deploy-hook')}`],
+      ['Build hook for the docs site: https://api.netlify.com/build_hooks/0da8e43fbc015f80f4b860b8 (POST to rebuild)', `Build hook for the docs site: https://api.netlify.com/build_hooks/${R('netlify-build-hook')} (POST to rebuild)`],
+      ["staging admin for the Strapi panel is admin@acme.io / Cardamom476! — please don't change it", `staging admin for the Strapi panel is admin@acme.io / ${R('prose-secret')}! — please don't change it`],
+    ]);
+  });
+
+  it("keeps express-session's and iron-session's documented example secrets, an admin path", () => {
+    assertKeeps([
+      "app.use(session({ secret: 'keyboard cat', resave: false, saveUninitialized: true }))",
+      "const session = await getIronSession(cookies(), { password: 'complex_password_at_least_32_characters_long', cookieName: 'myapp' });",
+      'the admin panel is at /admin / see the runbook',
+    ]);
+  });
+});

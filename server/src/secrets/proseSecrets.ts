@@ -60,6 +60,10 @@ const ADMIN_SLASH = /(?:admin|root|administrator)(?<![\w-](?:admin|root|administ
 /** Steps to log in as a user and password in code spans: ``Log in to https://… as `qa-user` / `…` ``, ``Login with user `…` / `…` ``. */
 const LOG_IN_AS = /(?:log|sign)[ \t]?in(?<![\w-](?:log|sign)[ \t]?in)[^\r\n`]{0,120}?[ \t](?:as|with)(?:[ \t]{1,2}(?:user(?:name)?|account))?[ \t]{1,2}`[^`\s]{1,64}`[ \t]{0,2}(?:\/|and|with)[ \t]{0,2}`([^`\s]{4,64})`/dgi;
 
+/** An account told as `<user> / <password>` after `is`: `the staging admin for the Strapi panel is admin@acme.io / …`. */
+const ACCOUNT_IS_USER_SLASH =
+  /(?:admin|login|account)(?<![\w-](?:admin|login|account))[^\r\n/]{0,80}?[ \t](?:is|are|was)[ \t]{1,2}`?[\w.@+-]{1,64}`?[ \t]{1,2}\/[ \t]{1,2}`?([^\s"'`<>()[\]{},;|/]{6,64})/dgi;
+
 /** Hinglish, the value before its verb: `prod server ka password Mumbai@2781 hai`. */
 const HINGLISH = /(?:password|pasword|passwd)(?<![\w-](?:password|pasword|passwd))[ \t]{1,2}([^\s"'`<>()[\]{},;|]{6,64})[ \t]{1,2}(?:hai|hain|he)(?![\w])/dgi;
 
@@ -246,7 +250,7 @@ export function findProseSecrets(text: string): FoundSecret[] {
       if (!isPlaceholderValue(match[1]!) && !namesASecret(match[1]!) && !WORD_SHAPE.test(match[1]!)) found.push({ start, end });
     }
   }
-  for (const pattern of [HINGLISH, LOG_IN_WITH]) {
+  for (const pattern of [HINGLISH, LOG_IN_WITH, ACCOUNT_IS_USER_SLASH]) {
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
       const value = match[1]!.replace(/[.!?:]+$/, '');

@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = '4cef57753dd5817f';
+export const REDACTION_FINGERPRINT = '320975c0227820f1';

@@ -106,8 +106,11 @@ export function isPlaceholderValue(value: string): boolean {
     // A JSONPath or template that fills it in (`{.credential.access_token}`), bank-vaults' `vault:path#key`.
     /^\{\.[\w.[\]-]+\}$/.test(v) ||
     /^>{0,2}vault:[\w/.-]+#[\w.-]+$/.test(v) ||
-    // Google Authenticator's documented example seed.
+    // Documentation's own example values, copied with the code: Google Authenticator's seed, express-session's and
+    // iron-session's secrets.
     v === 'JBSWY3DPEHPK3PXP' ||
+    v === 'keyboard cat' ||
+    v === 'complex_password_at_least_32_characters_long' ||
     // `YOURPASSWROD`, `YourApiKey`: what to write there, in letters alone.
     /^(?:YOUR[A-Z]{4,}|Your[A-Z][A-Za-z]{3,})$/.test(v) ||
     /^(?:my|your)[_-]?(?:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|key)$/i.test(v) ||

@@ -218,6 +218,9 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   },
   // A Discord webhook's id and token: the two together are what posts.
   { id: 'discord-webhook-url', pattern: /discord(?:app)?\.com\/api\/webhooks\/([0-9]{17,20}\/[A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg, gate: { tokenRun: 60 } },
+  // Deploy hooks: whoever has the URL deploys. Vercel's path whole (its project id with the hook's, as Teams' webhooks), Netlify's build hook.
+  { id: 'vercel-deploy-hook', pattern: /api\.vercel\.com\/(v1\/integrations\/deploy\/prj_[A-Za-z0-9]{10,60}\/[A-Za-z0-9]{6,60})(?![A-Za-z0-9])/dg, gate: { keywords: ['integrations/deploy'] } },
+  { id: 'netlify-build-hook', pattern: /api\.netlify\.com\/build_hooks\/([0-9a-f]{24})(?![0-9a-f])/dg, gate: { keywords: ['build_hooks'] } },
   // Dropbox's short-lived access token, and Yandex Cloud's static access key's secret.
   { id: 'dropbox-api-token', pattern: token('sl\\.[A-Za-z0-9_=-]{130,160}'), gate: { tokenRun: 130 } },
   { id: 'yandex-access-key', pattern: token('YC[A-Za-z0-9_-]{38}'), gate: { tokenRun: 40 }, accept: (secret) => isHighEntropy(secret) },
