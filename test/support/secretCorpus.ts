@@ -20,7 +20,7 @@ export interface SecretCase {
 }
 
 /** Every labeled set, in the order they were written (README). */
-export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39', 'heldout-40', 'heldout-41', 'heldout-42', 'heldout-43', 'heldout-44', 'heldout-45', 'heldout-46', 'heldout-47', 'heldout-48', 'heldout-49', 'heldout-50', 'heldout-51', 'heldout-52', 'heldout-53', 'heldout-54', 'heldout-55', 'heldout-56', 'heldout-57', 'heldout-60'] as const;
+export const SECRET_SETS = ['development', 'heldout-1', 'heldout-2', 'heldout-3', 'heldout-4', 'heldout-5', 'heldout-6', 'heldout-7', 'heldout-8', 'heldout-9', 'heldout-10', 'heldout-11', 'heldout-12', 'heldout-13', 'heldout-14', 'heldout-15', 'heldout-16', 'heldout-17', 'heldout-18', 'heldout-19', 'heldout-20', 'heldout-21', 'heldout-22', 'heldout-23', 'heldout-24', 'heldout-25', 'heldout-26', 'heldout-27', 'heldout-28', 'heldout-29', 'heldout-30', 'heldout-31', 'heldout-32', 'heldout-33', 'heldout-34', 'heldout-35', 'heldout-36', 'heldout-37', 'heldout-38', 'heldout-39', 'heldout-40', 'heldout-41', 'heldout-42', 'heldout-43', 'heldout-44', 'heldout-45', 'heldout-46', 'heldout-47', 'heldout-48', 'heldout-49', 'heldout-50', 'heldout-51', 'heldout-52', 'heldout-53', 'heldout-54', 'heldout-55', 'heldout-56', 'heldout-57', 'heldout-58', 'heldout-59', 'heldout-60'] as const;
 
 export type SecretSet = (typeof SECRET_SETS)[number];
 
@@ -200,6 +200,11 @@ export const FIRST_RUNS = {
     lookAlikesRedacted: [],
   },
   'heldout-57': { stored: [], lookAlikesRedacted: [] },
+  'heldout-58': {
+    stored: ['do035', 'do049', 'do070', 'do076', 'do130', 'do133', 'do146', 'do147', 'do180', 'do198', 'do208'],
+    lookAlikesRedacted: ['dp018'],
+  },
+  'heldout-59': { stored: ['dq215'], lookAlikesRedacted: ['dr033'] },
   'heldout-60': { stored: ['ds163', 'ds165', 'ds210'], lookAlikesRedacted: ['dt030', 'dt031'] },
 } as const;
 
@@ -226,6 +231,8 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
+  'do035', 'do049', 'do070', 'do076', 'do130', 'do133', 'do146', 'do147', 'do180', 'do198', 'do208', 'dp018',
+  'dq215', 'dr033',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {
