@@ -214,7 +214,7 @@ export const FIRST_RUNS = {
  */
 export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'y006', 'y080', 'y099',
-  's023', 's088', 's146', 's158', 's161', 's162',
+  's023', 's146', 's158', 's161', 's162',
   'c009', 'c024', 'c036', 'c061', 'c062', 'c084', 'c207', 'c211',
   'u023', 'u032',
   'e001', 'e007', 'e034', 'e039', 'e061', 'e062', 'i025', 'e069', 'e072', 'e173',
@@ -231,8 +231,7 @@ export const OPEN_CASES: ReadonlySet<string> = new Set<string>([
   'cn059',
   'ct001', 'ct007', 'ct014',
   'da081',
-  'do035', 'do049', 'do070', 'do076', 'do130', 'do133', 'do146', 'do147', 'do180', 'do198', 'do208', 'dp018',
-  'dq215', 'dr033',
+  'do130',
 ]);
 
 const ALPHABETS: Readonly<Record<string, string>> = {

@@ -1181,3 +1181,38 @@ describe("round 60: deploy hooks, an account told as user / password after is; k
     ]);
   });
 });
+
+describe("round 58: text inside a transcript's JSON strings, an agent's sentences; kept: an .env.example written through JSON", () => {
+  it('redacts them', () => {
+    assertRedacts([
+      ['{"name": "Write", "input": {"content": "#!/usr/bin/env bash\\nset -euo pipefail\\ncurl -sf -u \\"ops:r4bbit-A5BPlERBf0\\" \\"$RABBIT_URL/api/queues\\"\\n"}}', `{"name": "Write", "input": {"content": "#!/usr/bin/env bash\\nset -euo pipefail\\ncurl -sf -u \\"ops:${R('command-line-password')}\\" \\"$RABBIT_URL/api/queues\\"\\n"}}`],
+      ['{"old_string": "<property name=\\"hibernate.connection.password\\"></property>", "new_string": "<property name=\\"hibernate.connection.password\\">Hib4821ernate#</property>"}', `{"old_string": "<property name=\\"hibernate.connection.password\\"></property>", "new_string": "<property name=\\"hibernate.connection.password\\">${R('xml-secret')}</property>"}`],
+      ['I configured the `deploy` profile with the secret access key you provided (`RzR/1GgsSqEhxQFLkk350varuPLaevgrYMge0fys`) and verified it.', `I configured the \`deploy\` profile with the secret access key you provided (\`${R('prose-secret')}\`) and verified it.`],
+      ['my keys: AKIAILZWVY0YKU7L5OWN / ITgq07g1yDkAn+mhVadrDGw9eqQIRmRqnMhA5dlP — please deploy', `my keys: ${R('aws-access-token')} / ${R('aws-secret-access-key')} — please deploy`],
+      ['I reset the Grafana admin password with `grafana-cli admin reset-admin-password` — the new one is `Pelican6581#`. Log in.', `I reset the Grafana admin password with \`grafana-cli admin reset-admin-password\` — the new one is \`${R('prose-secret')}\`. Log in.`],
+      ['Your API key (`S4tNzF7tGhJFovdDLgO8J0oln2OLZrlG`) is valid — the 429s are the rate limit.', `Your API key (\`${R('prose-secret')}\`) is valid — the 429s are the rate limit.`],
+      ["curl -d @card.json 'https://prod-27.westeurope.logic.azure.com:443/workflows/d8ddb1fab1feaa1b3cff983f8c8d84a5/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=Hc9kQ2vXz7LmN4pR8tW1yB6dF3gJ5sA0eK2uO9iE7qZ'", `curl -d @card.json 'https://prod-27.westeurope.logic.azure.com:443/${R('azure-logic-app-url')}'`],
+      ['put it in the Kamal secrets file: `0fd70e11078bbbbd20d60c7b36a4b22326ae6037e1f532ea498f7a314675cf0aa8c8d0186e77f68bbf9b1d6c4f5c8a0e2958912a6559fdc29d134b17e0851be8`.', `put it in the Kamal secrets file: \`${R('prose-secret')}\`.`],
+    ]);
+  });
+
+  it('keeps an .env.example written through JSON, a PEM placeholder in JSON, a token named in a code span', () => {
+    assertKeeps([
+      '{"name": "Write", "input": {"file_path": "/home/dev/api/.env.example", "content": "# copy to .env and fill in\\nDB_HOST=localhost\\nDB_USER=app\\nDB_PASS=\\nOPENAI_API_KEY=<your-openai-key>\\n"}}',
+      'GCP_SA={"type":"service_account","private_key":"-----BEGIN PRIVATE KEY-----\\n...\\n-----END PRIVATE KEY-----\\n"}',
+      'the token is read from `process.env.GITHUB_TOKEN_FOR_CI`',
+    ]);
+  });
+});
+
+describe("round 59: PgBouncer's userlist shown unnamed; kept: nginx's auth_basic realm", () => {
+  it('redacts it', () => {
+    assertRedacts([
+      ['"pgbouncer" "Bouncer126WFf"\n"app" "SCRAM-SHA-256$4096:h7b1EAM+CvPxn/JtsEtbP0Rg$rK5GcL6pxv2PrABuPrLcXnIhKMaNXT9KKeYIF2it3y+z:y1vdIdopv/55eySHUt2vYbSfHoCgEFP77eZ9+a78HRpu"', `"pgbouncer" "${R('config-password')}"\n"app" "${R('config-password')}"`],
+    ]);
+  });
+
+  it("keeps nginx's realm, two quoted words on a line", () => {
+    assertKeeps(['location /admin/ {\n    auth_basic "Restricted";\n    auth_basic_user_file /etc/nginx/.htpasswd;\n}', '"first" "second"']);
+  });
+});

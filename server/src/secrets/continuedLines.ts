@@ -4,7 +4,7 @@ import { lastAtOrBelow } from '../util/sortedSearch';
  * Text as the program that reads it sees it, where a secret is written in pieces: a command
  * continued over lines (`\` in shells, a backtick in PowerShell, `^` in cmd: `--password \` then
  * the value), a string literal cut in two and concatenated (`'sk_live_' +` then `'…'`), a
- * quoted-printable line broken with `=`. The rules read the joined text too; what they find there
+ * quoted-printable line broken with `=`, a text inside a JSON string (its `\n` and `\"` escaped). The rules read the joined text too; what they find there
  * is redacted in the text as written.
  */
 export interface JoinedLines {
@@ -19,6 +19,9 @@ const CONTINUATION = /(?:[ \t]|(?<==))[\\`^]\r?\n[ \t]*/g;
 // A literal's closing quote, the `+` and the next literal's opening quote are dropped.
 const CONCATENATION = /(["'])[ \t]*\+[ \t]*(?:\r?\n[ \t]*)?\1/g;
 const SOFT_BREAK = /=\r?\n/g;
+/** A JSON string's escapes (a transcript's tool call, a file's text inside JSON): `\n`, `\"` and the rest read as what they stand for. */
+const ESCAPE = /\\[nrt"\\/]/g;
+const UNESCAPED: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', '"': '"', '\\': '\\', '/': '/' };
 /**
  * A command written as a list of its arguments (`subprocess.run(["curl", "-u", "…"])`, a
  * container's `command: ["mysqldump", "-p…"]`, Go's `exec.Command("docker", "login", "-p", "…")`):
@@ -58,6 +61,16 @@ function concatenates(text: string): boolean {
   return false;
 }
 
+/**
+ * Text written inside a JSON string: an escaped line break (the keyed rules stop a value there and
+ * leave the names after it to this reading), or two escaped quotes. Most text holds neither.
+ */
+function escapesJson(text: string): boolean {
+  if (text.includes('\\n')) return true;
+  const quote = text.indexOf('\\"');
+  return quote >= 0 && text.indexOf('\\"', quote + 2) >= 0;
+}
+
 interface Join {
   readonly index: number;
   readonly length: number;
@@ -78,6 +91,10 @@ export function joinContinuedLines(text: string): JoinedLines[] {
   if (continues(text)) joinsOf(CONTINUATION, text, ' ', joins);
   if (concatenates(text)) joinsOf(CONCATENATION, text, '', joins);
   if (text.includes('=\n') && /uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
+  if (escapesJson(text)) {
+    ESCAPE.lastIndex = 0;
+    for (let match = ESCAPE.exec(text); match; match = ESCAPE.exec(text)) joins.push({ index: match.index, length: 2, replacement: UNESCAPED[match[0][1]!]! });
+  }
   if (text.includes('"-') || text.includes("'-") || ((text.includes('",') || text.includes("',")) && POSITIONAL_PROGRAM.test(text))) argumentLists(text, joins);
   if (joins.length === 0) return [];
   joins.sort((a, b) => a.index - b.index);
@@ -87,7 +104,11 @@ export function joinContinuedLines(text: string): JoinedLines[] {
     const from = text.lastIndexOf('\n', joins[first]!.index - 1) + 1;
     let last = first;
     let to = lineEnd(text, joins[last]!);
-    while (last + 1 < joins.length && joins[last + 1]!.index <= to) to = lineEnd(text, joins[++last]!);
+    while (last + 1 < joins.length && joins[last + 1]!.index <= to) {
+      const next = joins[++last]!;
+      // A join within the line leads onto no other (a JSON string's escapes: thousands on one line).
+      if (next.index + next.length > to || holdsBreak(text, next)) to = lineEnd(text, next);
+    }
     pieces.push(joined(text, from, to, joins.slice(first, last + 1)));
     first = last + 1;
   }
@@ -108,6 +129,12 @@ function argumentLists(text: string, joins: Join[]): void {
       joins.push({ index: list.index + separator.index, length: separator[0].length, replacement: ' ' });
     }
   }
+}
+
+/** Whether a join's own characters hold a line break (a join is a few characters). */
+function holdsBreak(text: string, join: Join): boolean {
+  for (let i = join.index; i < join.index + join.length; i++) if (text.charCodeAt(i) === 10) return true;
+  return false;
 }
 
 function lineEnd(text: string, join: Join): number {

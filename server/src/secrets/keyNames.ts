@@ -27,7 +27,8 @@ const METADATA_WORDS = new Set([
   'version', 'policy', 'policies', 'rule', 'rules', 'strength', 'complexity', 'required', 'enabled', 'history', 'min', 'max', 'lockout',
   'attempts', 'retries', 'reuse',
   // What handles it.
-  'scheme', 'method', 'methods', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
+  // nginx's `auth_basic "Restricted"`: the realm's name.
+  'basic', 'scheme', 'method', 'methods', 'mode', 'algorithm', 'alg', 'cipher', 'hash', 'hasher', 'hashing', 'encoder', 'encoding', 'generator',
   'validator', 'validators', 'provider', 'manager', 'helper', 'hashers', 'store', 'storage', 'backend', 'service', 'reset', 'rotation',
   // Where it is read from: `--password-stdin` takes none (what follows is the registry).
   'stdin',

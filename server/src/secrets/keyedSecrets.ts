@@ -161,7 +161,8 @@ function firstGroup(match: RegExpExecArray): SecretSpan | null {
 }
 
 /** A form's value under a name: a secret, or a name of one (`secret_arn = "arn:…:secret:…"`), whose text holds no key either. */
-type Valued = { readonly span: FoundSecret; readonly secret: boolean };
+/** A value found after a name; `covers`, when wider than `span`, is the text read as it (later names there are its). */
+type Valued = { readonly span: FoundSecret; readonly secret: boolean; readonly covers?: SecretSpan };
 
 /** Where a form's value sits after the name, if it does. */
 function valueAfter(form: Extract<Form, { after: RegExp }>, name: KeyName): SecretSpan | null {
@@ -180,8 +181,16 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   const { text } = name;
   if ((form.sibling === true) !== (name.kind === 'sibling')) return null;
   if (form.around && !form.around(name)) return null;
-  const span = 'find' in form ? form.find(name) : valueAfter(form, name);
-  if (!span) return null;
+  const found = 'find' in form ? form.find(name) : valueAfter(form, name);
+  if (!found) return null;
+  // Inside a JSON string a line ends at an escaped break (`DB_PASS=\nSTRIPE_KEY=…`): an unquoted value stops there (a
+  // quoted one may hold them: a PEM key in JSON).
+  const escapedBreak = /["'`]/.test(text[found.start - 1] ?? '') ? -1 : text.slice(found.start, found.end).search(/\\[nr]/);
+  // The names after the break are read again where the escapes are read as line breaks (continuedLines.ts): here, the
+  // whole run stays this value's, so that a run of them is read once.
+  if (escapedBreak === 0) return { span: found, secret: false };
+  const span = escapedBreak > 0 ? { start: found.start, end: found.start + escapedBreak } : found;
+  const covers = escapedBreak > 0 ? found : undefined;
   const value = text.slice(span.start, span.end);
   if (form.accept && !form.accept(value, name)) return null;
   // A weak or sibling name vouches only for a value drawn at random.
@@ -190,7 +199,8 @@ function tryForm(form: Form, name: KeyName): Valued | null {
   const key = name.kind === 'sibling' ? '' : text.slice(name.start, name.end);
   // Helm's `checksum/secret:` annotation: a digest of the rendered Secret, there to restart pods when it changes.
   if (name.kind !== 'sibling' && text.endsWith('checksum/', name.start)) return { span, secret: false };
-  if (isSecretUnderKey(key, value, text, span)) return { span: { start: span.start, end: throughCut(text, span.end - span.start, span.end), rule: form.rule }, secret: true };
+  if (isSecretUnderKey(key, value, text, span)) return { span: { start: span.start, end: throughCut(text, span.end - span.start, span.end), rule: form.rule }, secret: true, covers };
+  if (covers) return { span, secret: false, covers };
   return namesASecret(value) && !/^[a-z][a-z0-9+.-]*:\/\//.test(value) ? { span, secret: false } : null;
 }
 
@@ -222,7 +232,7 @@ export function findKeyedSecrets(text: string): FoundSecret[] {
       const valued = tryForm(form, name);
       if (!valued) continue;
       if (valued.secret) found.push(valued.span);
-      values.push(valued.span);
+      values.push(valued.covers ?? valued.span);
     }
   }
   return found;

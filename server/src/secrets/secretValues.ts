@@ -129,12 +129,15 @@ export function isPlaceholderValue(value: string): boolean {
 }
 
 /**
- * Letters and digits taking turns over 16 characters or more (`a1b2c3d4e5f6…`, `d4c3b2a1-f6e5-…`):
- * a documentation example typed by hand; a draw of base36 does that ~1 in 10^5 times a place.
+ * Letters and digits taking turns over 16 characters or more and most of the value (`a1b2c3d4e5f6…`,
+ * `d4c3b2a1-f6e5-…`): a documentation example typed by hand; a draw of base36 does that ~1 in 10^5
+ * times a place.
  */
 function typedAlternation(value: string): boolean {
   if (value.length < 16) return false;
   let run = 0;
+  let longest = 0;
+  let characters = 0;
   let letter: boolean | undefined;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -146,11 +149,13 @@ function typedAlternation(value: string): boolean {
       letter = undefined;
       continue;
     }
+    characters++;
     run = letter === undefined || letter !== isLetter ? run + 1 : 1;
     letter = isLetter;
-    if (run >= 16) return true;
+    longest = Math.max(longest, run);
   }
-  return false;
+  // Over half the value: a long drawn key (128 hex digits) holds a run of 16 by chance.
+  return longest >= 16 && longest * 2 >= characters;
 }
 
 /** Authentication schemes and token types: what a `token_type` or an `auth` setting names. */

@@ -19,6 +19,13 @@ const LATER_IN_SENTENCE =
 const ANSWER =
   /(?:password|passwd|passphrase|pw|pwd|pin|creds|login)(?<![A-Za-z](?:password|passwd|passphrase|pw|pwd|pin|creds|login))[^\r\n]{0,200}\?[ \t]*\r?\n(?:[ \t>]*\r?\n){0,2}[ \t>]*(?:[\w. -]{1,30}:[ \t]*)?(?:it['’]s|it is|use|try|just use)[ \t]{1,4}[`"']?([^\s`"',;]{4,100})/dgi;
 
+/** A secret's word, then its drawn value in a code span a few words on, perhaps in parentheses: ``the secret access key you provided (`…`)``. */
+const NAMED_SPAN =
+  /(?:token|secret|api[ _-]?key|access key|password|passwd)(?<![A-Za-z0-9](?:token|secret|api[ _-]?key|access key|password|passwd))s?(?![A-Za-z])[^\r\n`]{0,60}?[ \t]\(?`([A-Za-z0-9_+/=.-]{16,200})`/dgi;
+
+/** A password reset, then what it became: ``reset the admin password with `…` — the new one is `…` ``. */
+const NEW_ONE = /(?:password|passwd|passphrase)(?<![A-Za-z](?:password|passwd|passphrase))[^\r\n]{0,160}?(?:the new one|new password|it) (?:is|was)[ \t]{1,2}`([^`\s]{6,64})`/dgi;
+
 /** A line pointing up at the one above that names a secret (`^ new HEX_API_KEY for the org`). */
 const POINTING_UP = /^[ \t]*\^[^\r\n]{0,80}?(?:key|token|secret|password|passwd)/i;
 
@@ -71,6 +78,16 @@ export function findSentenceSecrets(text: string): FoundSecret[] {
     if (drawn(value, match[1] !== '')) found.push({ start, end: start + value.length });
   }
   found.push(...pointedAt(text));
+  NAMED_SPAN.lastIndex = text.includes('`') ? 0 : text.length;
+  for (let match = NAMED_SPAN.exec(text); match; match = NAMED_SPAN.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (drawn(match[1]!, true) && !saidNotToBe(text, match.index)) found.push({ start, end });
+  }
+  NEW_ONE.lastIndex = text.includes('`') ? 0 : text.length;
+  for (let match = NEW_ONE.exec(text); match; match = NEW_ONE.exec(text)) {
+    const [start, end] = match.indices![1]!;
+    if (chosen(match[1]!)) found.push({ start, end });
+  }
   ANSWER.lastIndex = text.includes('?') ? 0 : text.length;
   for (let match = ANSWER.exec(text); match; match = ANSWER.exec(text)) {
     const value = match[1]!.replace(/[.!?:]+$/, '');

@@ -23,7 +23,8 @@ function findJaasUsers(text: string): FoundSecret[] {
 const USERLIST_LINE = /^[ \t]*"[^"\r\n]{1,100}"[ \t]{1,8}"([^"\r\n]{1,1000})"[ \t]*\r?$/dgm;
 
 function findUserlistPasswords(text: string): FoundSecret[] {
-  if (!/userlist|auth_file/.test(text)) return [];
+  // Named, or shown as it is: a line's second string a SCRAM or md5 verifier, as only userlist.txt writes them.
+  if (!/userlist|auth_file/.test(text) && !/^[ \t]*"[^"\r\n]{1,100}"[ \t]{1,8}"(?:SCRAM-SHA-256\$|md5[0-9a-f]{32}")/m.test(text)) return [];
   return matchedValues(USERLIST_LINE, text);
 }
 
@@ -78,7 +79,7 @@ export const SERVER_CONFIG_RULES: readonly SecretRule[] = [
     gate: { keywords: ['key'] },
   },
   { id: 'config-password', pattern: /SQLConnectInfo[ \t]{1,20}\S{1,200}[ \t]{1,20}\S{1,100}[ \t]{1,20}(\S{1,1000})/dg, gate: { keywords: ['sqlconnectinfo'] }, accept },
-  { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['serlist', 'auth'] } },
+  { id: 'config-password', find: findUserlistPasswords, gate: { keywords: ['serlist', 'auth', 'scram-sha-256$', '"md5'] } },
   // Redis' AUTH as the protocol writes it, escaped in strace's output: `*2\r\n$4\r\nAUTH\r\n$17\r\n…\r\n` (a user first in `*3`).
   {
     id: 'config-password',

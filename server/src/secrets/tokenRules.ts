@@ -218,8 +218,16 @@ export const TOKEN_RULES: readonly (PatternRule | ScanRule)[] = [
   },
   // A Discord webhook's id and token: the two together are what posts.
   { id: 'discord-webhook-url', pattern: /discord(?:app)?\.com\/api\/webhooks\/([0-9]{17,20}\/[A-Za-z0-9_-]{60,80})(?![A-Za-z0-9_-])/dg, gate: { tokenRun: 60 } },
+  // An AWS key pair told together: `AKIA… / …`, `AKIA…:…` (the secret key after its id).
+  { id: 'aws-secret-access-key', pattern: /(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}[ \t]{0,2}[/:,][ \t]{0,2}([A-Za-z0-9+/]{40})(?![A-Za-z0-9+/=])/dg, gate: { keywords: ['akia', 'asia', 'a3t'] } },
   // Deploy hooks: whoever has the URL deploys. Vercel's path whole (its project id with the hook's, as Teams' webhooks), Netlify's build hook.
   { id: 'vercel-deploy-hook', pattern: /api\.vercel\.com\/(v1\/integrations\/deploy\/prj_[A-Za-z0-9]{10,60}\/[A-Za-z0-9]{6,60})(?![A-Za-z0-9])/dg, gate: { keywords: ['integrations/deploy'] } },
+  // An Azure Logic Apps (and Power Automate, Teams workflows) trigger URL: the workflow's id to the `sig` that lets anyone run it.
+  {
+    id: 'azure-logic-app-url',
+    pattern: /\.logic\.azure\.com(?::443)?\/(workflows\/[0-9a-f]{32}\/triggers\/[^\s"'`<>]{0,300}?[?&]sig=[A-Za-z0-9_%-]{20,100})/dg,
+    gate: { keywords: ['logic.azure.com'] },
+  },
   { id: 'netlify-build-hook', pattern: /api\.netlify\.com\/build_hooks\/([0-9a-f]{24})(?![0-9a-f])/dg, gate: { keywords: ['build_hooks'] } },
   // Dropbox's short-lived access token, and Yandex Cloud's static access key's secret.
   { id: 'dropbox-api-token', pattern: token('sl\\.[A-Za-z0-9_=-]{130,160}'), gate: { tokenRun: 130 } },
