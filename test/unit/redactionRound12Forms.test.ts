@@ -1209,6 +1209,10 @@ describe("round 59: PgBouncer's userlist shown unnamed; kept: nginx's auth_basic
   it('redacts it', () => {
     assertRedacts([
       ['"pgbouncer" "Bouncer126WFf"\n"app" "SCRAM-SHA-256$4096:h7b1EAM+CvPxn/JtsEtbP0Rg$rK5GcL6pxv2PrABuPrLcXnIhKMaNXT9KKeYIF2it3y+z:y1vdIdopv/55eySHUt2vYbSfHoCgEFP77eZ9+a78HRpu"', `"pgbouncer" "${R('config-password')}"\n"app" "${R('config-password')}"`],
+      // Found by the raw-bytes scan: quoted after a colon in a decision's text.
+      ['it works: "pgbouncer" "Bouncer126WFf"\n"app" "md5d41d8cd98f00b204e9800998ecf8427e"', `it works: "pgbouncer" "${R('config-password')}"\n"app" "${R('config-password')}"`],
+      // And a command continued over lines beside a JSON string's escapes: each is its own reading.
+      ['printf "a\\nb"\nnet use Z: \\\\fs01\\builds ^\n  /user:CONTOSO\\builder ^\n  vSiGL5NfVNcPPJ /persistent:no', `printf "a\\nb"\nnet use Z: \\\\fs01\\builds ^\n  /user:CONTOSO\\builder ^\n  ${R('command-line-password')} /persistent:no`],
     ]);
   });
 

@@ -91,11 +91,17 @@ export function joinContinuedLines(text: string): JoinedLines[] {
   if (continues(text)) joinsOf(CONTINUATION, text, ' ', joins);
   if (concatenates(text)) joinsOf(CONCATENATION, text, '', joins);
   if (text.includes('=\n') && /uoted-printable|UOTED-PRINTABLE/.test(text)) joinsOf(SOFT_BREAK, text, '', joins);
+  if (text.includes('"-') || text.includes("'-") || ((text.includes('",') || text.includes("',")) && POSITIONAL_PROGRAM.test(text))) argumentLists(text, joins);
+  // A JSON string's escapes are a reading of their own: a backslash a command doubles (`net use \\\\host`) is no escape there.
+  const escapes: Join[] = [];
   if (escapesJson(text)) {
     ESCAPE.lastIndex = 0;
-    for (let match = ESCAPE.exec(text); match; match = ESCAPE.exec(text)) joins.push({ index: match.index, length: 2, replacement: UNESCAPED[match[0][1]!]! });
+    for (let match = ESCAPE.exec(text); match; match = ESCAPE.exec(text)) escapes.push({ index: match.index, length: 2, replacement: UNESCAPED[match[0][1]!]! });
   }
-  if (text.includes('"-') || text.includes("'-") || ((text.includes('",') || text.includes("',")) && POSITIONAL_PROGRAM.test(text))) argumentLists(text, joins);
+  return [...piecesOf(text, joins), ...piecesOf(text, escapes)];
+}
+
+function piecesOf(text: string, joins: Join[]): JoinedLines[] {
   if (joins.length === 0) return [];
   joins.sort((a, b) => a.index - b.index);
   const pieces: JoinedLines[] = [];

@@ -19,8 +19,8 @@ function findJaasUsers(text: string): FoundSecret[] {
   return matchedValues(JAAS_USER, text);
 }
 
-/** PgBouncer's `auth_file`: a line of two quoted strings, the user and the password (or its hash, which logs in as well). */
-const USERLIST_LINE = /^[ \t]*"[^"\r\n]{1,100}"[ \t]{1,8}"([^"\r\n]{1,1000})"[ \t]*\r?$/dgm;
+/** PgBouncer's `auth_file`: a line of two quoted strings, the user and the password (or its hash, which logs in as well), perhaps quoted after a colon. */
+const USERLIST_LINE = /(?:^|:[ \t])[ \t]*"[^"\r\n]{1,100}"[ \t]{1,8}"([^"\r\n]{1,1000})"[ \t]*\r?$/dgm;
 
 function findUserlistPasswords(text: string): FoundSecret[] {
   // Named, or shown as it is: a line's second string a SCRAM or md5 verifier, as only userlist.txt writes them.
