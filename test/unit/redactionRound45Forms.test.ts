@@ -206,6 +206,8 @@ describe("round 53: a session cookie in a client's cookie dict, a passphrase of 
     assertRedacts([
       ['requests.get(url, cookies={"sessionid": "qZxkYMxEIzaadBpIWEruLCk7cZclzvAb"})', `requests.get(url, cookies={"sessionid": "${R('session-cookie')}"})`],
       ['ENCRYPTION_PASSPHRASE=glass otter river 028 lantern\nrestic -r s3:s3.amazonaws.com/acme-backups backup /srv', `ENCRYPTION_PASSPHRASE=${R('generic-assignment')}\nrestic -r s3:s3.amazonaws.com/acme-backups backup /srv`],
+      // Found by the raw-bytes scan: a decision memory quotes it after a colon.
+      ['We decided to keep it because it works: ENCRYPTION_PASSPHRASE=glass otter river 028 lantern\nrestic backup /srv', `We decided to keep it because it works: ENCRYPTION_PASSPHRASE=${R('generic-assignment')}\nrestic backup /srv`],
     ]);
   });
 

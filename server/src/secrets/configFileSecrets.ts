@@ -133,7 +133,8 @@ export const CONFIG_FILE_RULES: readonly PatternRule[] = [
   // A passphrase of words in a `.env` file, unquoted (dotenv reads to the line's end): `ENCRYPTION_PASSPHRASE=glass otter river 028 lantern`.
   {
     id: 'generic-assignment',
-    pattern: /(?:^|\n)[ \t]*(?:export[ \t]+)?[A-Z][A-Z0-9_]{0,40}PASSPHRASE[A-Z0-9_]{0,40}=((?:[^\s#"'$][^\s#]{0,40}[ \t]){2,12}[^\s#]{1,40})[ \t]*(?=\r?\n|$)/dg,
+    // At a line's start, or quoted in a sentence (`it works: ENCRYPTION_PASSPHRASE=…`).
+    pattern: /(?:^|[\n \t])(?:export[ \t]+)?[A-Z][A-Z0-9_]{0,40}PASSPHRASE[A-Z0-9_]{0,40}=((?:[^\s#"'$][^\s#]{0,40}[ \t]){2,12}[^\s#]{1,40})[ \t]*(?=\r?\n|$)/dg,
     gate: { keywords: ['pass'] },
     accept,
   },

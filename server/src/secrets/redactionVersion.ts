@@ -10,4 +10,4 @@
  */
 export const REDACTION_VERSION = 8;
 
-export const REDACTION_FINGERPRINT = '36c4f099386bcc1c';
+export const REDACTION_FINGERPRINT = 'ab6a358f7122accd';
