@@ -4,8 +4,8 @@ import { lastAtOrBelow } from '../util/sortedSearch';
  * Text as the program that reads it sees it, where a secret is written in pieces: a command
  * continued over lines (`\` in shells, a backtick in PowerShell, `^` in cmd: `--password \` then
  * the value), a string literal cut in two and concatenated (`'sk_live_' +` then `'…'`), a
- * quoted-printable line broken with `=`, a text inside a JSON string (its `\n` and `\"` escaped). The rules read the joined text too; what they find there
- * is redacted in the text as written.
+ * quoted-printable line broken with `=`, a text inside a JSON string (its `\n` and `\"` escaped).
+ * The rules read the joined text too; what they find there is redacted in the text as written.
  */
 export interface JoinedLines {
   readonly text: string;

@@ -160,8 +160,10 @@ function firstGroup(match: RegExpExecArray): SecretSpan | null {
   return null;
 }
 
-/** A form's value under a name: a secret, or a name of one (`secret_arn = "arn:…:secret:…"`), whose text holds no key either. */
-/** A value found after a name; `covers`, when wider than `span`, is the text read as it (later names there are its). */
+/**
+ * A form's value under a name: a secret, or a name of one (`secret_arn = "arn:…:secret:…"`), whose text holds no key
+ * either; `covers`, when wider than `span`, is the text read as the value (later names in it are its).
+ */
 type Valued = { readonly span: FoundSecret; readonly secret: boolean; readonly covers?: SecretSpan };
 
 /** Where a form's value sits after the name, if it does. */
