@@ -118,6 +118,22 @@ describe('declarations', () => {
     ]);
   });
 
+
+  it('takes a class field for a method when its value is a function, and only then', async () => {
+    const text = [
+      'class Cart {',
+      '  count = 0;',
+      '  add = (item) => this.items.push(item);',
+      '  static create = function () { return new Cart(); };',
+      '  label = `cart`;',
+      '  walk = function* () {};',
+      '}',
+    ].join('\n');
+    for (const language of ['typescript', 'javascript'] as const) {
+      const { declarations: found } = await declarations(text, language);
+      assert.deepEqual(found.map((d) => [d.name, d.kind]), [['Cart', 'class'], ['Cart.add', 'method'], ['Cart.create', 'method'], ['Cart.walk', 'method']], language);
+    }
+  });
   it('qualifies Python methods and nested classes by their class', async () => {
     assert.deepEqual(await namesIn('orders.py'), [
       'OrderService',

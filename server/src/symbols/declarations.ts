@@ -55,6 +55,17 @@ const KINDS: ReadonlySet<string> = new Set<DeclarationKind>([
 /** Declarations whose functions are methods. */
 const TYPE_KINDS: ReadonlySet<DeclarationKind> = new Set<DeclarationKind>(['class', 'interface', 'struct', 'trait', 'impl', 'enum']);
 
+/** What the `value` of a declaration captured as @<kind>.callable must be (declarationQueries.ts). */
+const CALLABLE_VALUES: ReadonlySet<string> = new Set(['arrow_function', 'function_expression', 'generator_function']);
+const CALLABLE = '.callable';
+
+/** The kind a capture names (@class, @method.callable), or null for a name's or another part's capture. */
+function kindCaptured(captureName: string): { readonly kind: DeclarationKind; readonly callable: boolean } | null {
+  const callable = captureName.endsWith(CALLABLE);
+  const kind = callable ? captureName.slice(0, -CALLABLE.length) : captureName;
+  return KINDS.has(kind) ? { kind: kind as DeclarationKind, callable } : null;
+}
+
 const C_TAG_SPECIFIERS: ReadonlySet<string> = new Set(['struct_specifier', 'union_specifier', 'enum_specifier', 'class_specifier']);
 
 const queries = new Map<LanguageId, DeclarationQuery>();
@@ -122,7 +133,7 @@ function foundDeclarations(matches: readonly QueryMatch[]): FoundDeclaration[] {
   for (const match of matches) {
     const found = toDeclaration(match);
     if (!found) continue;
-    const key = match.captures.find((capture) => KINDS.has(capture.name))?.node.id ?? -1;
+    const key = match.captures.find((capture) => kindCaptured(capture.name))?.node.id ?? -1;
     const previous = byNode.get(key);
     if (!previous || match.patternIndex < previous.patternIndex) byNode.set(key, { patternIndex: match.patternIndex, found });
   }
@@ -136,9 +147,11 @@ function toDeclaration(match: QueryMatch): FoundDeclaration | null {
   let receiver: Node | undefined;
   let typedefType: Node | undefined;
   for (const capture of match.captures) {
-    if (KINDS.has(capture.name)) {
+    const captured = kindCaptured(capture.name);
+    if (captured) {
+      if (captured.callable && !CALLABLE_VALUES.has(capture.node.childForFieldName('value')?.type ?? '')) return null;
       node = capture.node;
-      kind = capture.name as DeclarationKind;
+      kind = captured.kind;
     } else if (capture.name === 'name') name = capture.node.text;
     else if (capture.name === 'name.declarator') name = declaredFunctionName(capture.node);
     else if (capture.name === 'name.type') name = baseTypeName(capture.node);
