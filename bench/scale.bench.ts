@@ -69,7 +69,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function started(env: NodeJS.ProcessEnv, root: string, shown: string): Promise<LspSession> {
   // As the extension starts it with a file shown: `--warm` names it (client/src/server/memoryServer.ts).
-  const lsp = startLsp(env, { nodeFlags: SERVER_FLAGS, lspArgs: ['--warm', path.basename(shown)] });
+  const lsp = startLsp(env, { nodeFlags: SERVER_FLAGS, lspArgs: ['--warm', path.join(root, shown)] });
   await lsp.connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: null,

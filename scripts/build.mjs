@@ -122,7 +122,7 @@ async function buildServer(inventory) {
   const manifest = commands.map((c) => ({ name: c.name, summary: c.summary, usage: c.usage, bundle: `engram-${c.module}.js`, contentHash: hashes.get(`engram-${c.module}.js`) }));
   // `engram import`'s reader thread (server/src/cli/import/importReader.ts starts it).
   // The memory server's history import thread (server/src/history/historyThread.ts starts it).
-  await esbuild.build({ ...server, entryPoints: { 'import-worker': 'server/src/cli/import/importWorker.ts', 'history-worker': 'server/src/history/historyWorker.ts', 'text-index-worker': 'server/src/store/textIndex/textIndexWorker.ts' }, outdir: 'dist' });
+  await esbuild.build({ ...server, entryPoints: { 'import-worker': 'server/src/cli/import/importWorker.ts', 'history-worker': 'server/src/history/historyWorker.ts', 'text-index-worker': 'server/src/store/textIndex/textIndexWorker.ts', 'opening-declarations-worker': 'server/src/symbols/openingDeclarationsWorker.ts' }, outdir: 'dist' });
   const entry = await esbuild.build({ ...server, entryPoints: { engram: 'server/src/engram.ts' }, outdir: 'dist', write: false, define: { ...server.define, ENGRAM_COMMANDS: JSON.stringify(manifest) } });
   for (const output of entry.outputFiles) writeAtomically(output.path, output.contents, output.path.endsWith('.js') ? 0o755 : 0o644);
   // Bundles of modules that no longer have commands (renamed, removed) would only mislead.

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -23,12 +22,12 @@ const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 3 * 60_000;
 
 /**
- * The files the editor shows as the server starts (`lsp --warm`): the server loads their
- * languages' parsers while it starts, not on the first hover.
+ * The files the editor shows as the server starts (`lsp --warm`), the active one first: the
+ * server parses them while it starts, so the first hover does not wait for a cold parser.
  */
 function warmArguments(): string[] {
-  const names = [...new Set(vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'file').map((e) => path.basename(e.document.uri.fsPath)))];
-  const list = names.filter((name) => !name.includes(',')).slice(0, 10).join(',');
+  const shown = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors].filter((e) => e?.document.uri.scheme === 'file').map((e) => e!.document.uri.fsPath);
+  const list = [...new Set(shown)].filter((file) => !file.includes(',')).slice(0, 10).join(',');
   return list ? ['--warm', list] : [];
 }
 

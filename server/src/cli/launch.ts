@@ -3,6 +3,7 @@ import { engramHome } from '../paths/engramPaths';
 import { requireBundle } from './codeCache';
 import type { CliIO, Command } from './command';
 import { dispatch, type CommandInfo } from './dispatch';
+import { startBeforeBundle } from './openingFiles';
 
 /** A command of the `engram` executable: its help, and the bundle its code is in (scripts/build.mjs). */
 export interface BundledCommand extends CommandInfo {
@@ -30,6 +31,7 @@ function isCommand(value: unknown): value is Command {
 export function launch(argv: readonly string[], io: CliIO, commands: readonly BundledCommand[], dir: string): Promise<number> {
   return dispatch(argv, io, commands, (entry, rest) => {
     const file = path.join(dir, entry.bundle);
+    startBeforeBundle(entry.name, rest);
     let bundle: CommandBundle;
     try {
       bundle = requireBundle(file, { dir: path.join(engramHome(io.env), 'code-cache'), contentHash: entry.contentHash }) as CommandBundle;

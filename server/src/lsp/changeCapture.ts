@@ -18,6 +18,11 @@ export interface ChangeCaptureSettings extends CaptureSettings {
 
 /** Disk events are gathered this long, so a save's own event and bursts (checkouts) arrive together. */
 const DISK_QUIET_MS = 400;
+/**
+ * An opened file's last known content is parsed this long after it opens: not before the hovers
+ * and CodeLenses that come as it opens (a first parse loads tree-sitter, ~100–300 ms).
+ */
+const OPENED_PARSE_DELAY_MS = 1500;
 
 interface ProjectCapture {
   readonly recorder: ChangeRecorder;
@@ -52,7 +57,11 @@ export class ChangeCapture {
     /** Told the new content of each file changed on disk (null: deleted), e.g. to re-find pinned code. */
     private readonly onDiskContent: (project: Project, path: string, text: string | null) => void = () => undefined,
   ) {
-    documents.onDidOpen((event) => this.enqueue(`opening ${event.document.uri}`, () => this.prepareOpenedFile(event.document.uri)));
+    documents.onDidOpen((event) => {
+      const uri = event.document.uri;
+      this.enqueue(`opening ${uri}`, () => this.baselineOpenedFile(uri));
+      setTimeout(() => this.enqueue(`parsing ${uri}`, () => this.parseOpenedFile(uri)), OPENED_PARSE_DELAY_MS).unref();
+    });
     documents.onDidSave((event) => this.enqueue(`saving ${event.document.uri}`, () => this.captureSave(event.document)));
     connection.workspace.onDidRenameFiles((params) => this.enqueue('following renames', async () => this.followRenames(params.files)));
     connection.onDidChangeWatchedFiles((params) => {
@@ -122,18 +131,19 @@ export class ChangeCapture {
     return { project: located.project, path: located.path, file, capture };
   }
 
-  /**
-   * On open: a file never seen before becomes a baseline; then the last known content is parsed
-   * in the background, so the first save of even a large file only reparses what changed.
-   */
-  private async prepareOpenedFile(uri: string): Promise<void> {
+  /** On open: a file never seen before becomes a baseline. */
+  private async baselineOpenedFile(uri: string): Promise<void> {
+    const target = this.target(uri);
+    if (!target || target.project.snapshots.stat(target.path)) return;
+    const read = await readCapturable(target.file);
+    const state = await fileState(target.file);
+    if (read.ok && state) target.capture.recorder.baseline(target.path, read.text, state);
+  }
+
+  /** Soon after open: the last known content is parsed, so the first save of even a large file only reparses what changed. */
+  private async parseOpenedFile(uri: string): Promise<void> {
     const target = this.target(uri);
     if (!target) return;
-    if (!target.project.snapshots.stat(target.path)) {
-      const read = await readCapturable(target.file);
-      const state = await fileState(target.file);
-      if (read.ok && state) target.capture.recorder.baseline(target.path, read.text, state);
-    }
     const snapshot = target.project.snapshots.get(target.path);
     const language = languageForPath(target.path);
     if (snapshot && language) await fileDeclarations(target.path, language, snapshot.content);

@@ -1,7 +1,12 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { fileDeclarations, innermostAt, languageForPath, type Declaration } from '../symbols';
+import { fileDeclarations, innermostAt, languageForPath, openingDeclarations, type Declaration, type LanguageId } from '../symbols';
 
 const MAX_CACHED = 32;
+
+/** A document's declarations: as the server started, from the thread that parsed it; else parsed here. */
+async function parsed(path: string, language: LanguageId, text: string): Promise<readonly Declaration[]> {
+  return (await openingDeclarations(path, language, text)) ?? (await fileDeclarations(path, language, text)).declarations;
+}
 
 /**
  * The declarations of open documents, parsed once per document version (incrementally, from the
@@ -14,9 +19,7 @@ export class DocumentDeclarations {
     const cached = this.cache.get(document.uri);
     if (cached && cached.version === document.version) return cached.declarations;
     const language = languageForPath(path);
-    const declarations = language
-      ? fileDeclarations(path, language, document.getText()).then((parsed) => parsed.declarations, () => [] as readonly Declaration[])
-      : Promise.resolve([] as readonly Declaration[]);
+    const declarations = language ? parsed(path, language, document.getText()).catch(() => [] as readonly Declaration[]) : Promise.resolve([] as readonly Declaration[]);
     this.cache.delete(document.uri);
     this.cache.set(document.uri, { version: document.version, declarations });
     if (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);

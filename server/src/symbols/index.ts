@@ -4,3 +4,4 @@ export { languageForPath, type LanguageId } from './languages';
 export { symbolsForRanges, type LineRange } from './symbolsForRanges';
 export { changedDeclarations, fileDeclarations, forgetFile, type ChangedDeclarations, type ChangedDeclarationsOptions } from './fileDeclarations';
 export { innermostAt, symbolAt } from './symbolAt';
+export { openingDeclarations, parseOpeningFiles } from './openingDeclarations';

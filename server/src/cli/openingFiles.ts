@@ -1,0 +1,24 @@
+import path from 'node:path';
+import { parseOpeningFiles } from '../symbols/openingDeclarations';
+
+/**
+ * `engram lsp --warm`'s list: absolute paths are the files the editor shows as it starts the
+ * server, parsed at once; bare names (older extensions) only name languages to load.
+ */
+export function warmList(value: string | undefined): { readonly shown: string[]; readonly names: string[] } {
+  const files = value?.split(',').filter(Boolean) ?? [];
+  return { shown: files.filter((file) => path.isAbsolute(file)), names: files.filter((file) => !path.isAbsolute(file)) };
+}
+
+/**
+ * Started by the `engram` entry before it loads a command's bundle (the server's takes ~150–400
+ * ms): the memory server's parse of the files the editor shows, on a thread of its own, so the
+ * first hover finds them parsed.
+ */
+export function startBeforeBundle(command: string, rest: readonly string[]): void {
+  if (command !== 'lsp') return;
+  const at = rest.findIndex((arg) => arg === '--warm' || arg.startsWith('--warm='));
+  if (at < 0) return;
+  const value = rest[at] === '--warm' ? rest[at + 1] : rest[at]!.slice('--warm='.length);
+  parseOpeningFiles(warmList(value).shown);
+}
