@@ -35,7 +35,7 @@ describe('the memory server over JSON-RPC (engram lsp --stdio)', () => {
     assert.equal(added.code, 0, added.stderr);
     constraintId = added.stdout.trim();
 
-    // As the extension starts it with editors shown: a file with its folder is parsed on a thread of
+    // As the extension starts it with editors shown: a file with its folder is parsed in a process of
     // its own as the server starts; a bare name's language loads (older extensions); an unknown one is ignored.
     lsp = startLsp(env, { lspArgs: ['--warm', `${path.join(root, 'src', 'db.ts')},notes.unknown,Rakefile`] });
     const result = (await lsp.connection.sendRequest('initialize', {

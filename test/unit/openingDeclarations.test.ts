@@ -17,13 +17,13 @@ describe('the files an editor shows as the memory server starts', () => {
     assert.deepEqual(warmList(undefined), { shown: [], names: [] });
   });
 
-  it('are parsed on a thread of their own, each handed out once for exactly the text it was parsed from', async () => {
+  it('are parsed in a process of their own, each handed out once for exactly the text it was parsed from', async () => {
     const folder = tempDir('engram-opening-');
     const orders = path.join(folder, 'Orders.ts');
     const cart = path.join(folder, 'cart.py');
     writeFileSync(orders, ORDERS);
     writeFileSync(cart, CART);
-    // Other commands, and a server shown no file, start no thread: nothing is parsed for them.
+    // Other commands, and a server shown no file, start no process: nothing is parsed for them.
     startBeforeBundle('recall', ['--warm', orders]);
     startBeforeBundle('lsp', ['--stdio', '--warm=']);
     startBeforeBundle('lsp', ['--stdio']);
@@ -31,13 +31,13 @@ describe('the files an editor shows as the memory server starts', () => {
     // As the `engram` entry does before it loads the server's bundle (cli/launch.ts).
     startBeforeBundle('lsp', ['--stdio', '--warm', [orders, path.join(folder, 'gone.ts'), cart, path.join(folder, 'notes.txt')].join(',')]);
 
-    // Asked before the thread is done: it waits for it. A name differing in case is the same file on a case-insensitive disk.
+    // Asked before the process is done: it waits for it. A name differing in case is the same file on a case-insensitive disk.
     const found = await openingDeclarations(path.join(folder, 'orders.ts'), 'typescript', ORDERS);
     assert.deepEqual(found, (await declarations(ORDERS, 'typescript')).declarations);
     assert.deepEqual(found?.map((d) => d.name), ['Orders', 'Orders.cancel', 'total']);
     // Once: the next version of the document is the server's to parse.
     assert.equal(await openingDeclarations(orders, 'typescript', ORDERS), null);
-    // Another text (edited since it was read) or another language: not what the thread parsed.
+    // Another text (edited since it was read) or another language: not what the process parsed.
     assert.equal(await openingDeclarations(cart, 'python', `${CART}# edited\n`), null);
     assert.equal(await openingDeclarations(cart, 'ruby', CART), null);
     assert.deepEqual((await openingDeclarations(cart, 'python', CART))?.map((d) => d.name), ['Cart', 'Cart.add']);

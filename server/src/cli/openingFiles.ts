@@ -12,7 +12,7 @@ export function warmList(value: string | undefined): { readonly shown: string[];
 
 /**
  * Started by the `engram` entry before it loads a command's bundle (the server's takes ~150–400
- * ms): the memory server's parse of the files the editor shows, on a thread of its own, so the
+ * ms): the memory server's parse of the files the editor shows, in a process of its own, so the
  * first hover finds them parsed.
  */
 export function startBeforeBundle(command: string, rest: readonly string[]): void {

@@ -3,7 +3,7 @@ import { fileDeclarations, innermostAt, languageForPath, openingDeclarations, ty
 
 const MAX_CACHED = 32;
 
-/** A document's declarations: as the server started, from the thread that parsed it; else parsed here. */
+/** A document's declarations: as the server started, from the process that parsed it; else parsed here. */
 async function parsed(path: string, language: LanguageId, text: string): Promise<readonly Declaration[]> {
   return (await openingDeclarations(path, language, text)) ?? (await fileDeclarations(path, language, text)).declarations;
 }

@@ -1,57 +1,62 @@
+import { fork } from 'node:child_process';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Declaration } from './declarations';
 import type { LanguageId } from './languages';
-import type { OpeningDeclarationsData, OpeningDeclarationsMessage } from './openingDeclarationsProtocol';
+import type { OpeningDeclarationsMessage } from './openingDeclarationsProtocol';
 
-/** The thread's script: the bundle next to this one, or the source when run from source (tests). */
+/** The process's script: the bundle next to this one, or the source when run from source (tests). */
 const WORKER_FILE = __filename.endsWith('.ts') ? path.join(__dirname, 'openingDeclarationsWorker.ts') : path.join(__dirname, 'opening-declarations-worker.js');
 
-/** Longer than a start takes; a thread still parsing by then is stopped and the server parses. */
-const THREAD_LIMIT_MS = 10_000;
+/** Longer than a start takes; a process still parsing by then is stopped and the server parses. */
+const PROCESS_LIMIT_MS = 10_000;
 
 type Parsed = Extract<OpeningDeclarationsMessage, { type: 'file' }>;
 
 /**
- * Declarations of the files an editor shows as the memory server starts, parsed on a thread of
+ * Declarations of the files an editor shows as the memory server starts, parsed in a process of
  * their own while the server loads (openingDeclarationsWorker.ts). Each is handed out once, for
- * exactly the text it was parsed from; anything else is parsed by the server as usual.
+ * exactly the text it was parsed from; anything else is parsed by the server as usual. A process,
+ * not a thread: a thread's tree-sitter memory stayed in the server's RSS after it ended (+20–25 MB).
  */
 class OpeningFiles {
   private readonly parsed: Parsed[] = [];
-  /** File names the thread was given, folded: only a document of one of them waits for it. */
+  /** File names the process was given, folded: only a document of one of them waits for it. */
   private readonly names: ReadonlySet<string>;
   private finished = false;
   private wake: (() => void)[] = [];
 
   constructor(files: readonly string[]) {
     this.names = new Set(files.map(foldedName));
-    const data: OpeningDeclarationsData = { files };
-    const worker = WORKER_FILE.endsWith('.ts')
-      ? // Run from source (tests): a thread does not inherit the test run's TypeScript loader.
-        new Worker(`require('tsx/cjs'); require(${JSON.stringify(WORKER_FILE)});`, { eval: true, workerData: data })
-      : new Worker(WORKER_FILE, { workerData: data });
-    // Never what keeps the server running.
-    worker.unref();
-    const limit = setTimeout(() => void worker.terminate(), THREAD_LIMIT_MS);
+    const child = fork(WORKER_FILE, files, {
+      // From source (tests) the process needs the TypeScript loader; the bundle runs as it is.
+      execArgv: WORKER_FILE.endsWith('.ts') ? ['--import', 'tsx'] : [],
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    // The server owns it: it never outlives the server, nor a start by long, nor keeps the server running.
+    const stop = () => child.kill();
+    process.once('exit', stop);
+    const limit = setTimeout(stop, PROCESS_LIMIT_MS);
     limit.unref();
+    child.unref();
+    child.channel?.unref();
     const finish = () => {
       this.finished = true;
       clearTimeout(limit);
+      process.removeListener('exit', stop);
       this.wakeWaiters();
     };
-    worker.on('message', (message: OpeningDeclarationsMessage) => {
+    child.on('message', (message: OpeningDeclarationsMessage) => {
       if (message.type === 'done') return finish();
       this.parsed.push(message);
       this.wakeWaiters();
     });
-    // A thread that could not start or failed: the server parses as it would have without it.
-    worker.on('error', finish);
-    worker.on('exit', finish);
+    // A process that could not start or failed: the server parses as it would have without it.
+    child.once('error', finish);
+    child.once('exit', finish);
   }
 
   /**
-   * The declarations the thread found in `text` of `language`, waiting for it while it still
+   * The declarations the process found in `text` of `language`, waiting for it while it still
    * works on a file of that name; null when it has none for that text (the caller parses).
    */
   async take(fileName: string, language: LanguageId, text: string): Promise<readonly Declaration[] | null> {
@@ -70,21 +75,21 @@ class OpeningFiles {
   }
 }
 
-/** A file's name as the thread's list is searched: case folded, for case-insensitive disks. */
+/** A file's name as the process's list is searched: case folded, for case-insensitive disks. */
 function foldedName(file: string): string {
   // win32's basename splits at both separators, whichever system the path came from.
   return path.win32.basename(file).toLowerCase();
 }
 
 /**
- * The process's one thread's results. Kept on the global object: the `engram` entry starts the
- * thread before it loads the server's bundle (cli/launch.ts), and each bundle has its own copy
- * of this module.
+ * The server's one opening process. Kept on the global object: the `engram` entry starts it
+ * before it loads the server's bundle (cli/launch.ts), and each bundle has its own copy of this
+ * module.
  */
 const OPENING = Symbol.for('engram.openingFiles');
 const holder = globalThis as { [OPENING]?: Pick<OpeningFiles, 'take'> };
 
-/** Starts parsing the files an editor shows (absolute paths) on a thread of their own; once per process. */
+/** Starts parsing the files an editor shows (absolute paths) in a process of their own; once per server. */
 export function parseOpeningFiles(files: readonly string[]): void {
   if (!holder[OPENING] && files.length) holder[OPENING] = new OpeningFiles(files);
 }

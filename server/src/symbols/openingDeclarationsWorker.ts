@@ -1,19 +1,18 @@
 /**
- * The opening-declarations thread (bundled as dist/opening-declarations-worker.js): parses the
- * files an editor shows while the memory server's own thread loads and answers `initialize`, so
- * the first hover right after a start waits for neither tree-sitter's load nor a cold parse.
- * It reads files only; what it cannot read or parse is left to the server, which says why.
+ * The opening-declarations process (bundled as dist/opening-declarations-worker.js): parses the
+ * files an editor shows while the memory server loads and answers `initialize`, so the first
+ * hover right after a start waits for neither tree-sitter's load nor a cold parse. It reads files
+ * only; what it cannot read or parse is left to the server, which says why.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { parentPort, workerData } from 'node:worker_threads';
 import { declarations } from './declarations';
 import { languageForPath } from './languages';
-import type { OpeningDeclarationsData, OpeningDeclarationsMessage } from './openingDeclarationsProtocol';
+import type { OpeningDeclarationsMessage } from './openingDeclarationsProtocol';
 
 /** Larger files are not what a hover right after a start is about; the server parses them itself. */
 const MAX_BYTES = 1024 * 1024;
 
-const post = (message: OpeningDeclarationsMessage) => parentPort!.postMessage(message);
+const post = (message: OpeningDeclarationsMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 
 async function run(files: readonly string[]): Promise<void> {
   for (const file of files) {
@@ -22,12 +21,14 @@ async function run(files: readonly string[]): Promise<void> {
     try {
       if ((await stat(file)).size > MAX_BYTES) continue;
       const text = await readFile(file, 'utf8');
-      // What the server's own parse would find, errors or not (documentDeclarations.ts).
-      post({ type: 'file', language, text, declarations: (await declarations(text, language)).declarations });
+      // What the server's own parse would find, errors or not (lsp/documentDeclarations.ts).
+      await post({ type: 'file', language, text, declarations: (await declarations(text, language)).declarations });
     } catch {
-      // Unreadable, gone, or tree-sitter failed to load: the server reads it as it would have without this thread.
+      // Unreadable, gone, or tree-sitter failed to load: the server reads it as it would have without this process.
     }
   }
 }
 
-void run((workerData as OpeningDeclarationsData).files).finally(() => post({ type: 'done' }));
+void run(process.argv.slice(2))
+  .then(() => post({ type: 'done' }))
+  .finally(() => process.disconnect());

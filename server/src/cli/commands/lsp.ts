@@ -12,7 +12,7 @@ export const lspCommand: Command = {
   async run(args) {
     const { shown, names } = warmList(stringOption(args, 'warm'));
     // While the LSP libraries load and the client's `initialize` comes, the files the editor shows
-    // are parsed on a thread of their own (started before this bundle loaded, when run by the
+    // are parsed in a process of their own (started before this bundle loaded, when run by the
     // `engram` entry); the server's own parser loads when first needed, after the first hovers.
     void import('../../symbols').then((symbols) => {
       symbols.parseOpeningFiles(shown);
