@@ -9,6 +9,8 @@ const WORKER_FILE = __filename.endsWith('.ts') ? path.join(__dirname, 'openingDe
 
 /** Longer than a start takes; a process still parsing by then is stopped and the server parses. */
 const PROCESS_LIMIT_MS = 10_000;
+/** What no document took by then is dropped: the documents opened since were the server's to parse. */
+const KEEP_MS = 30_000;
 
 type Parsed = Extract<OpeningDeclarationsMessage, { type: 'file' }>;
 
@@ -37,6 +39,7 @@ class OpeningFiles {
     process.once('exit', stop);
     const limit = setTimeout(stop, PROCESS_LIMIT_MS);
     limit.unref();
+    setTimeout(() => this.parsed.splice(0), KEEP_MS).unref();
     child.unref();
     child.channel?.unref();
     const finish = () => {
