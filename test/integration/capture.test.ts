@@ -167,6 +167,27 @@ describe('capturing changes to the code as diff memories', () => {
 });
 
 describe('changes made while VS Code was closed', () => {
+  it('are not made of a first start\'s files when the editor opens one at once: every file is a baseline', async () => {
+    const env = isolatedEnv();
+    const root = tempDir('engram-first-open-');
+    mkdirSync(path.join(root, '.git'));
+    writeFileSync(path.join(root, 'app.py'), 'class App:\n    def run(self):\n        return 1\n');
+    writeFileSync(path.join(root, 'util.py'), 'def helper():\n    return 1\n');
+    const lsp = startLsp(env);
+    try {
+      await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'p' }], capabilities: {} });
+      await lsp.connection.sendNotification('initialized', {});
+      // As VS Code opens the editors it restores, before the start-up scan of the disk has run.
+      const app = pathToFileURL(path.join(root, 'app.py')).href;
+      await lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: app, languageId: 'python', version: 1, text: 'class App:\n    def run(self):\n        return 1\n' } });
+      await lsp.waitFor('window/logMessage', (p) => /Capture took a baseline of 2 files/.test((p as { message: string }).message));
+      const stats = await runEngram(['stats', '--json'], { env, cwd: root });
+      assert.equal(JSON.parse(stats.stdout).total, 0, 'no file of a first start is a change');
+    } finally {
+      await lsp.close();
+    }
+  });
+
   it('are diffed against the last known content at the next start', async () => {
     const env = isolatedEnv();
     const root = tempDir('engram-restart-');

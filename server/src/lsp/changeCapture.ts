@@ -76,9 +76,14 @@ export class ChangeCapture {
    * becomes a baseline; on later runs files changed, created or deleted while VS Code was closed
    * are recorded as changes on disk.
    */
-  syncWithDisk(): void {
+  syncWithDisk(afterMs = 0): void {
     for (const project of this.projects.openProjects()) {
-      this.enqueue(`scanning ${project.root}`, () => this.captureFor(project).disk.syncAtStart());
+      // Queued now, run later: whatever else is queued meanwhile (an opened file's baseline) comes
+      // after it, so the first scan still finds no snapshot and takes every file as a baseline.
+      this.enqueue(`scanning ${project.root}`, async () => {
+        await new Promise((resolve) => setTimeout(resolve, afterMs));
+        await this.captureFor(project).disk.syncAtStart();
+      });
     }
   }
 

@@ -213,10 +213,8 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
   connection.onInitialized(() => {
     // The status counts every memory by kind and status (~70–135 ms at 1,000,000); the disk scan
     // reads, redacts and hashes every file (~20–40 ms for 320 files).
-    setTimeout(() => {
-      sendStatus();
-      capture?.syncWithDisk();
-    }, AFTER_FIRST_REQUESTS_MS).unref();
+    setTimeout(sendStatus, AFTER_FIRST_REQUESTS_MS).unref();
+    capture?.syncWithDisk(AFTER_FIRST_REQUESTS_MS);
     // Not while a history import writes to a project: it recounts at its end, and the index is built after it.
     const notImporting = () => projects.openProjects().filter((project) => !history?.importing(project));
     // Everything the server does on a timer (docs/architecture.md, "The memory server's background work").

@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import path from 'node:path';
 import type { Declaration } from './declarations';
 import type { LanguageId } from './languages';
@@ -29,6 +28,9 @@ class OpeningFiles {
 
   constructor(files: readonly string[]) {
     this.names = new Set(files.map(foldedName));
+    // Required here: the `engram` entry holds this module, and its other commands never load child_process (a hook's milliseconds).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- required on use, see above
+    const { fork } = require('node:child_process') as typeof import('node:child_process');
     const child = fork(WORKER_FILE, files, {
       // From source (tests) the process needs the TypeScript loader; the bundle runs as it is.
       execArgv: WORKER_FILE.endsWith('.ts') ? ['--import', 'tsx'] : [],
