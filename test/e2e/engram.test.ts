@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runEngram } from '../support/engramProcess';
@@ -23,6 +23,14 @@ function setMachineSetting(server: CodeServer, key: string, value: unknown): voi
   mkdirSync(path.dirname(file), { recursive: true });
   const settings = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, unknown>;
   writeFileSync(file, JSON.stringify({ ...settings, [key]: value }, null, 2));
+}
+
+/** What the extension and its memory server wrote to the "Engram" output channel (a log file of VS Code's). */
+function engramLog(server: CodeServer): string {
+  const logs = path.join(server.userDataDir, 'logs');
+  if (!existsSync(logs)) return '';
+  const files = readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'Engram.log');
+  return files.map((f) => readFileSync(path.join(logs, f), 'utf8')).join('\n');
 }
 
 function alive(pid: number): boolean {
@@ -65,6 +73,15 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
       return /Engram 5\b/.test(status) ? status : undefined;
     });
     assert.match(text, /Engram 5/);
+  });
+
+  it('runs its helper processes from the VSIX: the in-memory text index is built in a process of its own', async () => {
+    // Each helper is a bundle of its own in dist/ (a VSIX once left one out, and recall fell back to SQLite's search).
+    const log = await eventually('the server to say it indexed the text in memory', async () => {
+      const text = engramLog(server);
+      return /Indexed the text of 5 memories in memory/.test(text) ? text : undefined;
+    });
+    assert.doesNotMatch(log, /failed|Cannot find module/);
   });
 
   it('shows the seeded constraint on hover over the code it governs', async () => {
