@@ -29,11 +29,18 @@ const SET_TO =
  * A note in a comment or a message that names which one it is: `temp key is …`, `# old pw …`,
  * `scratch: staging bearer = …`. The value must read as chosen or drawn.
  */
-const QUALIFIED =
-  /(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?<![\w-](?:temp|tmp|old|new|current|staging|prod|test|dev|live))(?:[ \t]{1,2}|:[ \t]{1,2})(?:pw|pwd|pass|password|token|bearer|secret)(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+const QUALIFIED = qualified('pw|pwd|pass|password|token|bearer|secret');
 /** The same for a key (`temp key is …`, `New key: …`): a rule of its own, gated by `key`, which the prose rules are not. */
-const QUALIFIED_KEY =
-  /(?:temp|tmp|old|new|current|staging|prod|test|dev|live)(?<![\w-](?:temp|tmp|old|new|current|staging|prod|test|dev|live))(?:[ \t]{1,2}|:[ \t]{1,2})key(?:[ \t]{1,2}(?:is|was)(?=[ \t])|[ \t]{0,2}[=:])?[ \t]{1,4}([^\s"'`<>()[\]{},;|]{6,4000})/dgi;
+const QUALIFIED_KEY = qualified('key');
+
+/** A qualifier, then one of `nouns` (an alternation), then perhaps `is` or `=`, then the value. */
+function qualified(nouns: string): RegExp {
+  const qualifier = 'temp|tmp|old|new|current|staging|prod|test|dev|live';
+  return new RegExp(
+    `(?:${qualifier})(?<![\\w-](?:${qualifier}))(?:[ \\t]{1,2}|:[ \\t]{1,2})(?:${nouns})(?:[ \\t]{1,2}(?:is|was)(?=[ \\t])|[ \\t]{0,2}[=:])?[ \\t]{1,4}([^\\s"'\`<>()[\\]{},;|]{6,4000})`,
+    'dgi',
+  );
+}
 
 /**
  * A key's or token's word, then a drawn value with no verb between, as a commit message or a
