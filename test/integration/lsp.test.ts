@@ -36,7 +36,7 @@ describe('the memory server over JSON-RPC (engram lsp --stdio)', () => {
     constraintId = added.stdout.trim();
 
     // As the extension starts it with editors shown: a file with its folder is parsed in a process of
-    // its own as the server starts; a bare name's language loads (older extensions); an unknown one is ignored.
+    // its own as the server starts; a name without its folder, or of a language without symbols, is left out.
     lsp = startLsp(env, { lspArgs: ['--warm', `${path.join(root, 'src', 'db.ts')},notes.unknown,Rakefile`] });
     const result = (await lsp.connection.sendRequest('initialize', {
       processId: process.pid,

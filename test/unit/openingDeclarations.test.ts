@@ -11,10 +11,10 @@ const ORDERS = ['export class Orders {', '  cancel(id: string) {', '    return i
 const CART = ['class Cart:', '    def add(self, item):', '        pass', ''].join('\n');
 
 describe('the files an editor shows as the memory server starts', () => {
-  it('splits `--warm` into files with a folder (parsed at once) and bare names (languages only)', () => {
+  it('reads `--warm` as the absolute paths of the files shown, leaving out anything else', () => {
     const file = path.resolve('src', 'orders.ts');
-    assert.deepEqual(warmList(`${file},db.ts,,Rakefile`), { shown: [file], names: ['db.ts', 'Rakefile'] });
-    assert.deepEqual(warmList(undefined), { shown: [], names: [] });
+    assert.deepEqual(warmList(`${file},db.ts,,Rakefile`), [file]);
+    assert.deepEqual(warmList(undefined), []);
   });
 
   it('are parsed in a process of their own, each handed out once for exactly the text it was parsed from', async () => {

@@ -1,13 +1,9 @@
 import path from 'node:path';
 import { parseOpeningFiles } from '../symbols/openingDeclarations';
 
-/**
- * `engram lsp --warm`'s list: absolute paths are the files the editor shows as it starts the
- * server, parsed at once; bare names (older extensions) only name languages to load.
- */
-export function warmList(value: string | undefined): { readonly shown: string[]; readonly names: string[] } {
-  const files = value?.split(',').filter(Boolean) ?? [];
-  return { shown: files.filter((file) => path.isAbsolute(file)), names: files.filter((file) => !path.isAbsolute(file)) };
+/** `engram lsp --warm`'s list: the files the editor shows as it starts the server, by absolute path (others are left out). */
+export function warmList(value: string | undefined): string[] {
+  return (value?.split(',') ?? []).filter((file) => path.isAbsolute(file));
 }
 
 /**
@@ -20,5 +16,5 @@ export function startBeforeBundle(command: string, rest: readonly string[]): voi
   const at = rest.findIndex((arg) => arg === '--warm' || arg.startsWith('--warm='));
   if (at < 0) return;
   const value = rest[at] === '--warm' ? rest[at + 1] : rest[at]!.slice('--warm='.length);
-  parseOpeningFiles(warmList(value).shown);
+  parseOpeningFiles(warmList(value));
 }

@@ -2,7 +2,7 @@ import type { Language, Node, Query as DeclarationQuery, QueryMatch, Tree } from
 import { firstNodeOf, lastNodeOf } from './declarationExtent';
 import { DECLARATION_QUERY } from './declarationQueries';
 import { baseTypeName, cleanName, declaredFunctionName } from './declarationNames';
-import { languageForPath, type LanguageId } from './languages';
+import type { LanguageId } from './languages';
 import { grammarFor, parseWithinBudget, parserFor, treeSitterBudgetMs } from './parser';
 import { queryRangesFor } from './queryRanges';
 import type { LineRange } from './symbolsForRanges';
@@ -77,21 +77,6 @@ function declarationQuery(language: LanguageId, grammar: Language): DeclarationQ
     queries.set(language, query);
   }
   return query;
-}
-
-/**
- * Loads the grammars of the languages of some files and compiles their declaration queries before
- * any file of them is parsed (~50–110 ms a language, most of a first hover's time right after
- * the server starts). A language that cannot load is left to its first file, which reports it.
- */
-export function warmLanguagesOf(fileNames: readonly string[]): void {
-  for (const language of new Set(fileNames.map(languageForPath))) {
-    if (!language) continue;
-    void (async () => {
-      await parserFor(language);
-      declarationQuery(language, await grammarFor(language));
-    })().catch(() => undefined);
-  }
 }
 
 /** The declarations in a source text with their qualified names and line ranges, in source order. */
