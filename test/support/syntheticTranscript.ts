@@ -5,9 +5,12 @@ import { encodeProjectFolder } from '../../server/src/transcripts/projectFolder'
 
 /**
  * A Claude Code transcript (the record shapes of /work/shared/data/claude-code/) in which given
- * texts reach every place Engram reads one from: the first prompt (the session's title), each
- * later prompt, what the assistant says, Bash commands and their failures, and — left at the end
- * for the reader's stored state — the last prompt, the last reply and a command still running.
+ * texts reach every place Engram reads one from: the first prompt (the session's title), later
+ * prompts, what the assistant says, Bash commands and their failures, and — left at the end for
+ * the reader's stored state — the last prompt, the last reply and a command still running.
+ * Each text goes to one place of the body and one of the end, in turn, so that each place sees
+ * every kind of text while each is read twice rather than seven times (a corpus of 17,000 secrets
+ * took a minute an entry point to read).
  */
 export function transcriptCarrying(options: { sessionId: string; cwd: string; firstPrompt: string; texts: readonly string[] }): string {
   const { sessionId, cwd } = options;
@@ -27,18 +30,20 @@ export function transcriptCarrying(options: { sessionId: string; cwd: string; fi
     reply([{ type: 'tool_use', id, name: 'Bash', input: { command, description: 'run it' } }]);
     return id;
   };
+  const failed = (id: string, output: string) => add({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: true, content: `Exit code 1\n${output}` }] } });
 
   prompt(options.firstPrompt);
-  for (const text of options.texts) {
-    prompt(`Look at this:\n${text}`);
-    reply([{ type: 'text', text: `We decided to keep it because it works: ${text}` }]);
-    const id = bash(text);
-    add({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: true, content: `Exit code 1\n${text}` }] } });
-  }
-  const all = options.texts.join('\n');
-  prompt(all);
-  reply([{ type: 'text', text: all }]);
-  bash(all);
+  const body: ((text: string) => void)[] = [
+    (text) => prompt(`Look at this:\n${text}`),
+    (text) => reply([{ type: 'text', text: `We decided to keep it because it works: ${text}` }]),
+    (text) => failed(bash(text), 'command failed'),
+    (text) => failed(bash('make release'), text),
+  ];
+  options.texts.forEach((text, i) => body[i % body.length]!(text));
+  const end = (place: number) => options.texts.filter((_, i) => i % 3 === place).join('\n');
+  prompt(end(0));
+  reply([{ type: 'text', text: end(1) }]);
+  bash(end(2));
   return `${lines.join('\n')}\n`;
 }
 
