@@ -9,10 +9,40 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureChromium } from './lib/chromium.mjs';
 import { ensurePostgres } from './lib/postgres.mjs';
-import { modernNode } from './lib/toolchain.mjs';
+import { codeServerInstalled, modernNode } from './lib/toolchain.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const kinds = process.argv.slice(2).length ? process.argv.slice(2) : ['unit', 'integration', 'e2e'];
+
+// code-server's install is ~3 minutes of one core, mostly unpacking and compiling: done beside
+// the checks and the tests before the e2e ones, at a low priority so their timings stay theirs.
+// The e2e suites' own ensureCodeServer waits for it (a lock) and reports its failure.
+const codeServer =
+  kinds.includes('e2e') && !codeServerInstalled()
+    ? spawn(
+        process.execPath,
+        [
+          '-e',
+          `require('node:os').setPriority(15);
+          import('./scripts/lib/toolchain.mjs').then((t) => t.ensureCodeServer()).catch((error) => {
+            process.stderr.write('toolchain: installing code-server beside the tests failed (the e2e tests try again): ' + error.message.split('\\n')[0] + '\\n');
+            process.exit(1);
+          });`,
+        ],
+        // Its own process group, so that npm and the compilers under it stop with it.
+        { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], detached: true },
+      )
+    : null;
+codeServer?.unref();
+process.on('exit', () => {
+  try {
+    if (codeServer && codeServer.exitCode === null) process.kill(-codeServer.pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+});
+// Ctrl-C reaches the foreground group only: exit through the handler above.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
 // The walls between the parts (eslint.config.mjs, docs/architecture.md) are checked before any test runs.
 const lint = spawn(process.execPath, [path.join(root, 'scripts', 'lint.mjs')], { cwd: root, stdio: 'inherit' });

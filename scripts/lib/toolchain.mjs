@@ -13,7 +13,8 @@ export const CODE_SERVER_VERSION = '4.139.1';
 
 const CODE_SERVER_DIR = join(CACHE_DIR, 'code-server');
 const CODE_SERVER_MARKER = join(CODE_SERVER_DIR, `.installed-${CODE_SERVER_VERSION}`);
-const LOCK_STALE_MS = 15 * 60 * 1000;
+// Longer than code-server's install at a low priority beside the tests (npm test).
+const LOCK_STALE_MS = 30 * 60 * 1000;
 
 function versionFor(major) {
   const version = NODE_VERSIONS[major];
@@ -98,13 +99,17 @@ function dropVscodeDependencies(vscodeDir) {
   writeFileSync(file, JSON.stringify(pkg, null, 2) + '\n');
 }
 
+export function codeServerInstalled() {
+  return existsSync(CODE_SERVER_MARKER) && existsSync(codeServerEntry());
+}
+
 /** Installs code-server (a few minutes, ~600 MB) if missing; returns the entry script to run with Node 24. */
 export async function ensureCodeServer() {
   const entry = codeServerEntry();
-  if (existsSync(CODE_SERVER_MARKER) && existsSync(entry)) return entry;
+  if (codeServerInstalled()) return entry;
   const node24 = await ensureNode(24);
   await withLock(`${CODE_SERVER_DIR}.lock`, async () => {
-    if (existsSync(CODE_SERVER_MARKER) && existsSync(entry)) return;
+    if (codeServerInstalled()) return;
     // A half-finished earlier attempt would make npm skip the postinstall; start clean.
     rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
     mkdirSync(CODE_SERVER_DIR, { recursive: true });
