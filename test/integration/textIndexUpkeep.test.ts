@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { openProject } from '../../server/src/project';
 import type { RecallResult } from '../../contracts/protocol';
 import { runEngram } from '../support/engramProcess';
+import { eventually } from '../support/eventually';
 import { startLsp, type LspSession } from '../support/lspClient';
 import { isolatedEnv, tempDir } from '../support/tempDirs';
 
@@ -59,5 +60,43 @@ describe('the memory server\'s in-memory text index', () => {
     assert.equal(added.code, 0, added.stderr);
     const id = (JSON.parse(added.stdout) as { id: string }).id;
     assert.deepEqual(await recallOverLsp('zeppelin helium'), [id]);
+  });
+});
+
+/**
+ * The index is built in a process that writes it to a folder of the temporary directory
+ * (textIndexProcess.ts): a server stopped or killed during the build leaves neither behind.
+ */
+describe('the text index process when the memory server goes away during its build', () => {
+  const COUNT = 5000;
+
+  async function serverBuilding(): Promise<{ lsp: LspSession; tmp: string; building: string }> {
+    const tmp = tempDir('engram-tmp-');
+    const env = isolatedEnv({ TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+    const root = path.join(tempDir('engram-text-index-gone-'), 'project');
+    mkdirSync(path.join(root, '.git'), { recursive: true });
+    const project = openProject(root, env);
+    try {
+      for (let i = 0; i < COUNT; i++) project.store.add({ kind: 'decision', title: `${TOPICS[i % TOPICS.length]} decision ${i}`, body: `note${i}`, source: 'user' });
+    } finally {
+      project.close();
+    }
+    const lsp = startLsp(env);
+    await lsp.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'project' }], capabilities: {} });
+    await lsp.connection.sendNotification('initialized', {});
+    const building = await eventually('the build to start in a folder of the temporary directory', async () => readdirSync(tmp).find((name) => name.startsWith('engram-text-index-')), { timeoutMs: 60_000, intervalMs: 10 });
+    return { lsp, tmp, building };
+  }
+
+  const leftOver = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('engram-text-index-'));
+
+  it('removes its folder when the server stops, and when the server is killed outright', async () => {
+    const [stopped, killed] = await Promise.all([serverBuilding(), serverBuilding()]);
+    await stopped.lsp.close();
+    killed.lsp.process.kill('SIGKILL');
+    // The stopped server removes the folder as it exits; the killed one leaves it to the process, which finds no server to take the index.
+    assert.deepEqual(leftOver(stopped.tmp), [], `${stopped.building} was left behind by a server that stopped`);
+    await eventually('the orphaned build to remove its folder', async () => (leftOver(killed.tmp).length ? undefined : true), { timeoutMs: 60_000 });
+    killed.lsp.connection.dispose();
   });
 });

@@ -35,8 +35,12 @@ function runWorker(databaseFile: string, imageFile: string): Promise<boolean> {
   });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-2000)));
-  // The server owns the process: it does not outlive a server that stops while it builds.
-  const stop = () => child.kill();
+  // The server owns the process and its folder: neither outlives a server that stops while it
+  // builds (a server killed outright leaves the folder to the process, textIndexWorker.ts).
+  const stop = () => {
+    child.kill();
+    rmSync(path.dirname(imageFile), { recursive: true, force: true });
+  };
   process.once('exit', stop);
   child.once('exit', () => process.removeListener('exit', stop));
   return new Promise((resolve, reject) => {

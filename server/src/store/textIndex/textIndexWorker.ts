@@ -6,13 +6,20 @@
  * to the system when it exits; the index goes to the server as a file of flat arrays
  * (textIndexImage.ts), named by the server.
  */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { openDatabase } from '../database';
 import { MemoryChangeLog } from '../memoryChangeLog';
 import { ResidentTextIndex } from './residentTextIndex';
 import { writeImageFile } from './textIndexImage';
 import type { TextIndexWorkerMessage } from './textIndexProcess';
 
-const post = (message: TextIndexWorkerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+/** Whether the server took the message: false when it is gone (killed while the index was built). */
+const post = (message: TextIndexWorkerMessage) =>
+  new Promise<boolean>((resolve) => {
+    if (!process.connected) return resolve(false);
+    process.send!(message, (error: Error | null) => resolve(!error));
+  });
 
 async function run(): Promise<void> {
   const [databaseFile, imageFile] = process.argv.slice(2) as [string, string];
@@ -31,8 +38,10 @@ async function run(): Promise<void> {
   } catch (error) {
     message = { type: 'failed', message: (error as Error).message ?? String(error) };
   }
-  await post(message);
-  process.disconnect();
+  if (await post(message)) process.disconnect();
+  // No server reads the image: its folder (made by the server for this build) goes with it,
+  // rather than tens of megabytes left in the temporary folder.
+  else rmSync(path.dirname(imageFile), { recursive: true, force: true });
 }
 
 void run();
