@@ -1,8 +1,8 @@
 // `npm test`: typecheck and lint (side by side: each keeps one core busy), build, then every
-// test: integration (real server process, real CLI, Node 22/24, and Node 20 refused) and
-// end-to-end (the VSIX in a real VS Code) one file at a time, because the e2e repackages dist/;
-// then the unit tests, in one process. The tests run on a Node that Engram runs on: this one if
-// it is 22 or newer, else Node 24 from the npm registry.
+// test: end-to-end (the VSIX in a real VS Code) one file at a time, because the e2e repackages
+// dist/; then integration (real server process, real CLI, Node 22/24, and Node 20 refused) and
+// unit tests, in one process. The tests run on a Node that Engram runs on: this one if it is 22
+// or newer, else Node 24 from the npm registry.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -84,12 +84,13 @@ if (kinds.includes('e2e')) {
 const node = await modernNode();
 const testRun = (files, options = []) => spawnSync(node, ['--import', 'tsx', '--test', '--test-concurrency=1', ...options, ...files], { cwd: root, stdio: 'inherit' }).status ?? 1;
 const outcomes = [];
-// Integration and e2e: a process per file, as each starts servers, sets its environment and the
-// e2e repackages dist/.
-const served = kinds.filter((kind) => kind !== 'unit').flatMap(filesOf);
-if (served.length) outcomes.push(testRun(served));
-// The unit tests in one process: they share nothing but the modules they load, which a process
-// per file (72 of them) loaded again each time, ~40 s in all. An older Node lacks the option.
+// The e2e files a process each: they repackage dist/ and drive VS Code.
+if (kinds.includes('e2e')) outcomes.push(testRun(filesOf('e2e')));
+// The unit and integration files in one process: each starts its servers as child processes and
+// passes them their environment, so they share nothing but the modules they load, which a
+// process per file (108 of them) loaded again each time, ~2 min on a slow machine. An older
+// Node lacks the option.
 const inOneProcess = spawnSync(node, ['--test-isolation=none', '-e', '0']).status === 0 ? ['--test-isolation=none'] : [];
-if (kinds.includes('unit')) outcomes.push(testRun(filesOf('unit'), inOneProcess));
+const inProcess = kinds.filter((kind) => kind !== 'e2e').flatMap(filesOf);
+if (inProcess.length) outcomes.push(testRun(inProcess, inOneProcess));
 process.exit(outcomes.find((code) => code !== 0) ?? 0);
