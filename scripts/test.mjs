@@ -88,8 +88,7 @@ const outcomes = [];
 if (kinds.includes('e2e')) outcomes.push(testRun(filesOf('e2e')));
 // The unit and integration files in one process: each starts its servers as child processes and
 // passes them their environment, so they share nothing but the modules they load, which a
-// process per file (108 of them) loaded again each time, ~2 min on a slow machine. An older
-// Node lacks the option.
+// process per file loaded again for every file. An older Node lacks the option.
 const inOneProcess = spawnSync(node, ['--test-isolation=none', '-e', '0']).status === 0 ? ['--test-isolation=none'] : [];
 const inProcess = kinds.filter((kind) => kind !== 'e2e').flatMap(filesOf);
 if (inProcess.length) outcomes.push(testRun(inProcess, inOneProcess));
