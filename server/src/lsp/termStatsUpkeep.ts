@@ -2,6 +2,7 @@ import type { Connection } from 'vscode-languageserver/node';
 import type { Project } from '../project';
 import { nextTurn } from './backgroundUpkeep';
 import type { BackgroundJob } from './backgroundJobs';
+import { projectJob } from './projectJob';
 
 const FIRST_CHECK_MS = 10_000;
 const CHECK_EVERY_MS = 60_000;
@@ -12,23 +13,18 @@ const CHECK_EVERY_MS = 60_000;
  * goes on answering hovers. One count at a time.
  */
 export function termStatsJob(connection: Connection, openProjects: () => readonly Project[]): BackgroundJob {
-  return {
+  return projectJob(connection, openProjects, {
     name: 'full-text term counts',
     firstMs: FIRST_CHECK_MS,
     everyMs: CHECK_EVERY_MS,
-    run: async () => {
-    try {
-      for (const project of openProjects()) {
-        const stats = project.store.termStats;
-        if (!stats.isStale()) continue;
-        const start = Date.now();
-        await stats.recountInSlices(nextTurn);
-        connection.console.info(`Counted the full-text terms of ${project.root} in ${Date.now() - start} ms.`);
-      }
-    } catch (error) {
-      // A closed or locked database: recall goes on with the old counts, or ranks every term.
-      connection.console.warn(`Counting full-text terms failed: ${(error as Error).message}`);
-    }
+    visit: async (project) => {
+      const stats = project.store.termStats;
+      if (!stats.isStale()) return null;
+      const start = Date.now();
+      await stats.recountInSlices(nextTurn);
+      return `Counted the full-text terms of ${project.root} in ${Date.now() - start} ms.`;
     },
-  };
+    // A closed or locked database: recall goes on with the old counts, or ranks every term.
+    failed: (_project, message) => `Counting full-text terms failed: ${message}`,
+  });
 }
