@@ -20,6 +20,7 @@ import { openMailbox, type MailboxAnswer, type MailboxListener } from '../mailbo
 import type { MailboxRequest } from '../mailbox/mailboxProtocol';
 import { nextTurn } from './backgroundUpkeep';
 import { termStatsJob } from './termStatsUpkeep';
+import { termSetsJob } from './termSetsUpkeep';
 import { textIndexJob } from './textIndexUpkeep';
 import { redactionSweepJob } from './redactionSweepUpkeep';
 import { BackgroundJobs, type BackgroundJob } from './backgroundJobs';
@@ -227,6 +228,7 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
       capacityJob(),
       termStatsJob(connection, notImporting),
       textIndexJob(connection, notImporting),
+      termSetsJob(connection, notImporting),
       redactionSweepJob(connection, notImporting),
     ];
     jobs.start(table.filter((job): job is BackgroundJob => !!job));

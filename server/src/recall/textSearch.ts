@@ -1,5 +1,6 @@
 import type { MemoryStore } from '../store/memoryStore';
 import type { TermFrequencies } from '../store/termStats';
+import { ftsQueryOf, termSetKey, WIDESPREAD_SHARE, type FillTerm, type TermOperator } from '../store/termMatchSets';
 import { searchTextInIndex } from './indexTextSearch';
 import { SESSION_CONTEXT_SPAN, withSessionContext } from './sessionContext';
 import { isWordCharacter } from './terms';
@@ -66,10 +67,6 @@ export function planTextSearch(terms: readonly string[], docsOf: (term: string) 
   return { ranked, common, idf: new Map(byRarity.map(({ term, docs }) => [term, inverseDocumentFrequency(rows, docs)])) };
 }
 
-function ftsQuery(terms: readonly string[], operator: 'OR' | 'AND'): string {
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(` ${operator} `);
-}
-
 /** A term found at a word start, loosely stemmed (`connections` finds `connection`), as porter stems the index. */
 function containsTerm(text: string, term: string): boolean {
   const stem = term.length > 5 ? term.slice(0, Math.max(4, term.length - 3)) : term;
@@ -81,15 +78,20 @@ function containsTerm(text: string, term: string): boolean {
   return false;
 }
 
-/** The documents-per-word lookup of a store's term counts (a word's rarest index term; 0 when uncounted). */
-function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: number | null; docsOf: (term: string) => number } {
+/**
+ * The documents-per-word lookup of a store's term counts (a word's rarest index term; 0 when
+ * uncounted), and the key of a word's set of matches (store/termMatchSets.ts).
+ */
+function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: number | null; docsOf: (term: string) => number; keyOf: (term: string) => string } {
   const stats = store.termStats;
   const stems = stats.stems(terms);
+  const keys = new Map(terms.map((term, i) => [term, termSetKey(term, stems[i]!)]));
+  const keyOf = (term: string) => keys.get(term)!;
   const frequencies: TermFrequencies | null = stats.frequencies(stems.flat());
-  if (!frequencies) return { rows: null, docsOf: () => 0 };
+  if (!frequencies) return { rows: null, docsOf: () => 0, keyOf };
   // A word the tokenizer makes nothing of (`__`) matches nothing: as rare as can be.
   const byTerm = new Map(terms.map((term, i) => [term, stems[i]!.length ? Math.min(...stems[i]!.map((s) => frequencies.docs.get(s) ?? 0)) : 0]));
-  return { rows: frequencies.rows, docsOf: (term) => byTerm.get(term) ?? 0 };
+  return { rows: frequencies.rows, docsOf: (term) => byTerm.get(term) ?? 0, keyOf };
 }
 
 /**
@@ -117,22 +119,22 @@ function matchText(store: MemoryStore, terms: readonly string[], limit: number, 
   const index = store.reads.textIndex();
   const inIndex = index && searchTextInIndex(index, terms, index.termsOf(terms), limit, budget);
   if (inIndex) return inIndex;
-  const { rows, docsOf } = docsLookup(store, terms);
+  const { rows, docsOf, keyOf } = docsLookup(store, terms);
   const plan = planTextSearch(terms, docsOf, rows, budget);
-  if (plan.ranked.length) for (const hit of store.reads.searchRowids(ftsQuery(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
+  if (plan.ranked.length) for (const hit of store.reads.searchRowids(ftsQueryOf(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
   // Memories with every common word first (the ones bm25 would rank high), then with the rarest
   // few, then with any of those: each newest first, FTS5 reading doclists from their ends. An
   // AND of many words meets few matches per page read, so only the first step takes them all.
-  const common = plan.common.map((c) => c.term);
+  const common: FillTerm[] = plan.common.map((c) => ({ term: c.term, widespread: rows !== null && docsOf(c.term) * WIDESPREAD_SHARE >= rows, key: keyOf(c.term) }));
   const rarest = common.slice(0, FILL_TERMS);
-  const fills = [
-    ...(common.length > 1 ? [ftsQuery(common, 'AND')] : []),
-    ...(rarest.length && rarest.length < common.length ? [ftsQuery(rarest, 'AND')] : []),
-    ...(rarest.length ? [ftsQuery(rarest, 'OR')] : []),
+  const fills: { readonly terms: readonly FillTerm[]; readonly operator: TermOperator }[] = [
+    ...(common.length > 1 ? [{ terms: common, operator: 'AND' as const }] : []),
+    ...(rarest.length && rarest.length < common.length ? [{ terms: rarest, operator: 'AND' as const }] : []),
+    ...(rarest.length ? [{ terms: rarest, operator: 'OR' as const }] : []),
   ];
   for (const fill of fills) {
     if (ranks.size >= limit) break;
-    for (const rowid of store.reads.newestTextMatches(fill, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
+    for (const rowid of store.reads.newestTextMatches(fill.terms, fill.operator, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
   }
   if (ranks.size) scoreCommonTermsAndCoverage(store, ranks, terms, new Map(plan.common.map((c) => [c.term, c.idf])));
   const rankOthers = plan.common.length

@@ -11,7 +11,11 @@ import { GENERATION_SQL, GENERATION_WITH_USAGE_SQL, MemoryChangeLog } from './me
 import { MemoryImports } from './memoryImports';
 import { MemoryWrites, type MemoryLink, type MemoryRelation } from './memoryWrites';
 import { RecallReads } from './recallReads';
+import { WIDESPREAD_SHARE } from './termMatchSets';
 import { TermStats } from './termStats';
+
+/** Widespread words whose sets are queued at most (the sets' budget takes fewer at 1,000,000 memories). */
+const PREFILL_TERMS_MAX = 512;
 
 /** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
 export interface FileMemoryTally {
@@ -268,6 +272,14 @@ export class MemoryStore {
   /** Changes whenever another connection commits: a cheap way to notice writes by the CLI or hooks. */
   dataVersion(): number {
     return this.statements.dataVersion.get() as number;
+  }
+
+  /**
+   * Queues the memory server's sets of the words found in the most memories (store/termMatchSets.ts),
+   * once, for a store too large for the in-memory index; returns how many were queued.
+   */
+  prefillTermSets(): number {
+    return this.reads.prefillTermSets(this.termStats.widespread(WIDESPREAD_SHARE, PREFILL_TERMS_MAX));
   }
 
   /**

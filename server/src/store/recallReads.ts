@@ -9,6 +9,7 @@ import type { PathId } from './pathIds';
 import { RowCaches } from './rowCaches';
 import { ResidentTextIndex, type TextIndexState } from './textIndex/residentTextIndex';
 import { BM25_COLUMN_WEIGHTS, type TextIndex } from './textIndex/textIndex';
+import { ftsQueryOf, TermMatchSets, type FillTerm, type TermOperator } from './termMatchSets';
 import { WholeMemoryReader } from './wholeMemoryReader';
 
 const NEIGHBOUR_LISTS_KEPT = 2048;
@@ -36,6 +37,8 @@ export class RecallReads {
   private textsKeptMax = 0;
   /** The memory server's full-text index in memory (store/textIndex/), null in short commands. */
   private readonly residentText: ResidentTextIndex | null;
+  /** The memory server's sets of the words recall's fills combine, for stores that search FTS5 (termMatchSets.ts). */
+  private readonly termSets: TermMatchSets | null;
 
   /** `resident`: a long-running process keeps every memory's scoring row in memory (RowCaches). */
   constructor(
@@ -46,6 +49,7 @@ export class RecallReads {
   ) {
     this.rows = new RowCaches(changeLog, resident, resident ? ((db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null) ?? 0) : 0);
     this.residentText = resident ? new ResidentTextIndex(db, changeLog) : null;
+    this.termSets = resident ? new TermMatchSets(db, changeLog, generation) : null;
     this.candidateReader = new CandidateReader(db);
     this.wholeReader = new WholeMemoryReader(db);
     this.statements = lazyStatements({
@@ -134,9 +138,42 @@ export class RecallReads {
     return this.statements.search.all({ query: ftsQuery, limit }) as { rowid: number; rank: number }[];
   }
 
-  /** Rowids of the newest memories matching a full-text query, unranked. */
-  newestTextMatches(ftsQuery: string, limit: number): number[] {
-    return this.statements.newestTextMatches.all({ query: ftsQuery, limit }) as number[];
+  /**
+   * Rowids of the newest memories with every term (AND) or any (OR), newest first, unranked:
+   * with the memory server's sets of the widespread terms when it has them all, else from FTS5.
+   */
+  newestTextMatches(terms: readonly FillTerm[], operator: TermOperator, limit: number): number[] {
+    let fromSets: number[] | null = null;
+    try {
+      fromSets = this.termSets?.newest(terms, operator, limit) ?? null;
+    } catch {
+      // Its temporary table could not be written (a full disk): FTS5 answers, and the sets are
+      // brought up to date again from the same generation next time.
+    }
+    if (fromSets) return fromSets;
+    return this.statements.newestTextMatches.all({ query: ftsQueryOf(terms.map((t) => t.term), operator), limit }) as number[];
+  }
+
+  /**
+   * Builds one queued term set (termMatchSets.ts); false when there is nothing to build or the
+   * process keeps no sets. The memory server calls it in the background, one per turn.
+   */
+  buildPendingTermSet(): boolean {
+    return this.termSets?.buildPending() ?? false;
+  }
+
+  /**
+   * Queues the sets of these index terms (the most widespread first), once, so they are ready
+   * before queries need them; returns how many were queued.
+   */
+  prefillTermSets(indexTerms: readonly string[]): number {
+    if (!this.termSets) return 0;
+    return this.termSets.prefill(indexTerms, (this.db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null) ?? 0);
+  }
+
+  /** The term sets kept, for the bench (null when the process keeps none). */
+  get termSetSize(): { readonly sets: number; readonly bytes: number; readonly pending: number } | null {
+    return this.termSets?.size ?? null;
   }
 
   /** The in-memory full-text index at the current generation; null when not resident or not built yet. */

@@ -37,6 +37,7 @@ export class TermStats {
     this.statements = lazyStatements({
       state: () => db.prepare('SELECT rows, generation FROM term_stats_state WHERE id = 1'),
       docs: () => db.prepare('SELECT term, docs FROM term_stats WHERE term IN (SELECT value FROM json_each(@terms))'),
+      mostFound: () => db.prepare('SELECT term FROM term_stats WHERE docs * @share >= (SELECT rows FROM term_stats_state WHERE id = 1) ORDER BY docs DESC LIMIT @limit').pluck(),
       rows: () => db.prepare('SELECT count(*) FROM memories').pluck(),
       clear: () => db.prepare('DELETE FROM term_stats'),
       insert: () => db.prepare('INSERT INTO term_stats (term, docs) VALUES (@term, @docs)'),
@@ -65,6 +66,16 @@ export class TermStats {
     const docs = new Map<string, number>();
     for (const row of this.statements.docs.all({ terms: JSON.stringify([...new Set(terms)]) }) as { term: string; docs: number }[]) docs.set(row.term, row.docs);
     return { rows: state.rows, docs };
+  }
+
+  /**
+   * Index terms found in at least one memory in `share` by the last count, most found first, each
+   * one its own index term when tokenized again (most are; `gener` of `generate` may not be).
+   */
+  widespread(share: number, limit: number): string[] {
+    const terms = this.statements.mostFound.all({ share, limit }) as string[];
+    const again = this.stems(terms);
+    return terms.filter((term, i) => again[i]!.length === 1 && again[i]![0] === term);
   }
 
   /** Whether a count is due: never taken for a store past TERM_STATS_MIN_ROWS, or a tenth of it changed since. */

@@ -1,0 +1,287 @@
+import type { SqliteDatabase } from './database';
+import { lazyStatements } from './lazyStatements';
+import type { MemoryChangeLog } from './memoryChangeLog';
+
+/** How full-text matches of several terms combine: memories with every term, or with any. */
+export type TermOperator = 'AND' | 'OR';
+
+/** A term as FTS5 is asked for it: the phrase of the tokens it makes (`decode_peer` → "decod peer"). */
+export function ftsPhrase(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/**
+ * A term of one of recall's fills; `widespread` when the store's term counts find it in a 32nd of
+ * the memories or more: FTS5 then walks a long doclist for it, and a bitset is no larger than a
+ * list of its rowids would be.
+ */
+export interface FillTerm {
+  readonly term: string;
+  readonly widespread: boolean;
+  /** What its set is kept under: the one index term it makes (`tracking` → `track`), so its forms share one. */
+  readonly key: string;
+}
+
+/** A term's set key: its index term when it makes one, else its phrase (index terms hold no quotes). */
+export function termSetKey(term: string, indexTerms: readonly string[]): string {
+  return indexTerms.length === 1 ? indexTerms[0]! : ftsPhrase(term);
+}
+
+/** The share of memories (one in this many) from which a term is widespread. */
+export const WIDESPREAD_SHARE = 32;
+
+/** An FTS5 query of terms joined by one operator. */
+export function ftsQueryOf(terms: readonly string[], operator: TermOperator): string {
+  return terms.map(ftsPhrase).join(` ${operator} `);
+}
+
+/** At 1,000,000 memories a set is 125 KB: the 268 most widespread words. */
+const BUDGET_BYTES = 32 * 1024 * 1024;
+/**
+ * Past this many memories changed since a set was current, the set is built again rather than
+ * brought up to date (an import, archiving thousands).
+ */
+const SYNC_ROWS_MAX = 2000;
+
+interface TermSet {
+  /** The FTS5 query whose matches these are. */
+  readonly query: string;
+  /** A bit per rowid. */
+  readonly bits: Uint32Array;
+  /** The store's generation the set is current with. */
+  readonly generation: number;
+}
+
+function bitsOf(rowids: readonly number[]): Uint32Array {
+  let top = 0;
+  for (const rowid of rowids) if (rowid > top) top = rowid;
+  const bits = new Uint32Array(rowids.length ? (top >>> 5) + 1 : 0);
+  for (const rowid of rowids) bits[rowid >>> 5]! |= 1 << (rowid & 31);
+  return bits;
+}
+
+/**
+ * A bit per memory for the widespread words of recall's fills (recall/textSearch.ts) in a store
+ * too large for the in-memory index: FTS5 walks the whole doclists of an AND of common words that
+ * meet in few memories (10–60 ms at 1,000,000), where these sets AND 32 memories a step and the
+ * fill's other words, rarer, come from FTS5 newest first. The sets are of the words the term
+ * counts find in the most memories, built once in the background (`prefill`, `buildPending`: one
+ * FTS5 query each), each exactly FTS5's matches of its word, and brought up to date from the
+ * change log by FTS5 itself, the changed memories put in a temporary table with memory_fts's
+ * tokenizer. A word without a set is left to FTS5: building one when a query first meets it took
+ * the server's thread for up to ~100 ms in the middle of a burst of requests (hover p99 15 → 86 ms
+ * at 1,000,000).
+ */
+export class TermMatchSets {
+  /** By key (FillTerm.key), least recently used first. */
+  private readonly kept = new Map<string, TermSet>();
+  private bytes = 0;
+  /** Key → the FTS5 query of its set. */
+  private readonly pending = new Map<string, string>();
+  private prefilled = false;
+  private readonly statements;
+  private changedTableReady = false;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly changeLog: MemoryChangeLog,
+    private readonly generation: () => number,
+    private readonly budgetBytes: number = BUDGET_BYTES,
+  ) {
+    this.statements = lazyStatements({
+      matches: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?').pluck(),
+      newest: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC').pluck(),
+      newestLimited: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
+      // What memory_fts indexed, read from memories (schema v12 keeps no copy in the index).
+      texts: () => db.prepare("SELECT rowid, title, body, coalesce(why, '') AS why, fts_tags AS tags FROM memories WHERE rowid IN (SELECT value FROM json_each(?))"),
+    });
+  }
+
+  /**
+   * The newest `limit` memories matching every term (AND) or any (OR), newest first: what FTS5's
+   * `ORDER BY rowid DESC LIMIT` gives. Null when no term is widespread (FTS5 is quick) or a
+   * widespread one has no set.
+   */
+  newest(terms: readonly FillTerm[], operator: TermOperator, limit: number): number[] | null {
+    const widespread = terms.filter((t) => t.widespread);
+    if (!widespread.length || limit <= 0 || widespread.some((t) => !this.kept.has(t.key))) return null;
+    const sets = this.current(widespread.map((t) => t.key));
+    if (!sets) return null;
+    const rest = terms.filter((t) => !t.widespread).map((t) => t.term);
+    if (operator === 'OR') return this.newestInAny(sets, rest, limit);
+    if (!rest.length) return newestInAll(sets, limit);
+    // The rarer words' matches newest first, as long as it takes to find `limit` in every set.
+    const out: number[] = [];
+    for (const rowid of this.statements.newest.iterate(ftsQueryOf(rest, 'AND')) as IterableIterator<number>) {
+      if (sets.every((bits) => hasBit(bits, rowid)) && out.push(rowid) >= limit) break;
+    }
+    return out;
+  }
+
+  /**
+   * Queues sets for index terms found in the most memories (most first), once (a store not yet
+   * counted gives none, and is asked again later); returns how many. Each must make itself when
+   * tokenized again (porter leaves `track` as it is), so its phrase matches exactly the memories
+   * holding it. Only as many as the budget holds at this store's size.
+   */
+  prefill(indexTerms: readonly string[], highestRowid: number): number {
+    if (this.prefilled || !indexTerms.length) return 0;
+    this.prefilled = true;
+    const queued = indexTerms.slice(0, Math.floor(this.budgetBytes / (((highestRowid >>> 5) + 1) * 4)));
+    for (const term of queued) this.pending.set(term, ftsPhrase(term));
+    return queued.length;
+  }
+
+  /** Builds the set of one queued term (one FTS5 query); false when none is queued. */
+  buildPending(): boolean {
+    const next = this.pending.entries().next().value;
+    if (next === undefined) return false;
+    const [key, query] = next;
+    this.pending.delete(key);
+    if (this.kept.has(key)) return true;
+    // Read first: a write landing before the query is in the set and applied again on sync, which is harmless.
+    const generation = this.generation();
+    const rowids = this.statements.matches.all(query) as number[];
+    // A bit per rowid: rowids past 2^31 (never assigned by the store) are left to FTS5.
+    if (rowids.some((rowid) => rowid >= 2 ** 31)) return true;
+    this.keep(key, { query, bits: bitsOf(rowids), generation });
+    return true;
+  }
+
+  /** Terms queued for a set. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Sets kept, their bytes and the terms queued, for the bench. */
+  get size(): { readonly sets: number; readonly bytes: number; readonly pending: number } {
+    return { sets: this.kept.size, bytes: this.bytes, pending: this.pending.size };
+  }
+
+  /** Each set's newest `limit` and the rarer words' from FTS5, merged. */
+  private newestInAny(sets: readonly Uint32Array[], rest: readonly string[], limit: number): number[] {
+    const found = new Set<number>(rest.length ? (this.statements.newestLimited.all(ftsQueryOf(rest, 'OR'), limit) as number[]) : []);
+    for (const bits of sets) {
+      const own: number[] = [];
+      for (let w = bits.length - 1; w >= 0 && own.length < limit; w--) if (bits[w] !== 0) pushBitsDescending(bits[w]!, w, own, limit);
+      for (const rowid of own) found.add(rowid);
+    }
+    return [...found].sort((a, b) => b - a).slice(0, limit);
+  }
+
+  /** The terms' sets brought to the store's generation, or null when they had to be dropped. */
+  private current(keys: readonly string[]): Uint32Array[] | null {
+    const now = this.generation();
+    const stale = keys.filter((key) => this.kept.get(key)!.generation !== now);
+    if (stale.length) {
+      const oldest = Math.min(...stale.map((key) => this.kept.get(key)!.generation));
+      const changed = this.changeLog.changedBetween(oldest, now);
+      if (changed === null || changed.length > SYNC_ROWS_MAX) {
+        for (const key of stale) this.requeue(key);
+        return null;
+      }
+      this.applyChanges(stale, changed, now);
+    }
+    return keys.map((key) => {
+      const set = this.kept.get(key)!;
+      // Most recently used last.
+      this.kept.delete(key);
+      this.kept.set(key, set);
+      return set.bits;
+    });
+  }
+
+  /**
+   * Puts the changed memories' current text (none for a deleted one) in a temporary FTS5 table
+   * with memory_fts's columns and tokenizer, and takes each set's membership of them from it:
+   * bits cleared, then set for those that match. `changed` holds every memory changed since the
+   * oldest of the sets.
+   */
+  private applyChanges(keys: readonly string[], changed: readonly number[], now: number): void {
+    this.prepareChangedTable();
+    const db = this.db;
+    db.transaction(() => {
+      db.prepare('DELETE FROM temp.engram_changed_text').run();
+      const insert = db.prepare('INSERT INTO temp.engram_changed_text (rowid, title, body, why, tags) VALUES (@rowid, @title, @body, @why, @tags)');
+      if (changed.length) for (const row of this.statements.texts.all(JSON.stringify(changed))) insert.run(row);
+      const matching = db.prepare('SELECT rowid FROM temp.engram_changed_text WHERE engram_changed_text MATCH ?').pluck();
+      for (const key of keys) {
+        const { query } = this.kept.get(key)!;
+        let bits = this.kept.get(key)!.bits;
+        for (const rowid of changed) if (rowid >>> 5 < bits.length) bits[rowid >>> 5]! &= ~(1 << (rowid & 31));
+        for (const rowid of matching.all(query) as number[]) {
+          if (rowid >>> 5 >= bits.length) bits = grown(bits, rowid);
+          bits[rowid >>> 5]! |= 1 << (rowid & 31);
+        }
+        this.keep(key, { query, bits, generation: now });
+      }
+      db.prepare('DELETE FROM temp.engram_changed_text').run();
+    })();
+  }
+
+  private prepareChangedTable(): void {
+    if (this.changedTableReady) return;
+    // memory_fts's columns and tokenizer (migrations 001, 012); temp tables live with this connection.
+    this.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.engram_changed_text USING fts5 (title, body, why, tags, tokenize = 'porter unicode61')");
+    this.changedTableReady = true;
+  }
+
+  private requeue(key: string): void {
+    const set = this.kept.get(key);
+    if (!set) return;
+    this.kept.delete(key);
+    this.bytes -= set.bits.byteLength;
+    this.pending.set(key, set.query);
+  }
+
+  private keep(key: string, set: TermSet): void {
+    const old = this.kept.get(key);
+    if (old) {
+      this.kept.delete(key);
+      this.bytes -= old.bits.byteLength;
+    }
+    this.kept.set(key, set);
+    this.bytes += set.bits.byteLength;
+    for (const [oldest, { bits }] of this.kept) {
+      if (this.bytes <= this.budgetBytes || oldest === key) break;
+      this.kept.delete(oldest);
+      this.bytes -= bits.byteLength;
+    }
+  }
+}
+
+/** `bits` with room for `rowid` and an eighth more, for the memories added after it. */
+function grown(bits: Uint32Array, rowid: number): Uint32Array {
+  const words = (rowid >>> 5) + 1;
+  const larger = new Uint32Array(Math.max(words, Math.ceil(bits.length * 1.125)));
+  larger.set(bits);
+  return larger;
+}
+
+function hasBit(bits: Uint32Array, rowid: number): boolean {
+  const word = rowid >>> 5;
+  return word < bits.length && ((bits[word]! >>> (rowid & 31)) & 1) === 1;
+}
+
+/** Pushes the rowids of word `w`'s set bits, highest first, until `out` holds `limit`. */
+function pushBitsDescending(word: number, w: number, out: number[], limit: number): void {
+  let x = word;
+  while (x !== 0 && out.length < limit) {
+    const bit = 31 - Math.clz32(x);
+    out.push(w * 32 + bit);
+    x &= ~(1 << bit);
+  }
+}
+
+/** The newest memories in every set, word by word. */
+function newestInAll(sets: readonly Uint32Array[], limit: number): number[] {
+  const out: number[] = [];
+  let top = Infinity;
+  for (const bits of sets) top = Math.min(top, bits.length - 1);
+  for (let w = top; w >= 0 && out.length < limit; w--) {
+    let word = sets[0]![w]!;
+    for (let s = 1; s < sets.length && word !== 0; s++) word &= sets[s]![w]!;
+    if (word !== 0) pushBitsDescending(word, w, out, limit);
+  }
+  return out;
+}

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { memoryValue } from '../../server/src/capacity/value';
+import { openDatabase, type SqliteDatabase } from '../../server/src/store/database';
+import { LifecycleStore } from '../../server/src/store/lifecycleStore';
+import { MemoryChangeLog } from '../../server/src/store/memoryChangeLog';
+import { MemoryStore } from '../../server/src/store/memoryStore';
+import { ftsQueryOf, TermMatchSets, termSetKey, type FillTerm, type TermOperator } from '../../server/src/store/termMatchSets';
+import { tempDir } from '../support/tempDirs';
+
+/** Index terms as FTS5 makes them (`betas` → `beta`): the sets' keys. */
+let stemsOf: (terms: readonly string[]) => (readonly string[])[] = () => [];
+
+/** The memory server's connection and another one (a hook, the CLI) on one database. */
+function stores(): { db: SqliteDatabase; otherDb: SqliteDatabase; resident: MemoryStore; other: MemoryStore } {
+  const file = path.join(tempDir(), 'memory.db');
+  const { db } = openDatabase(file);
+  const otherDb = openDatabase(file).db;
+  const resident = new MemoryStore(db, undefined, { resident: true });
+  stemsOf = (terms) => resident.termStats.stems(terms);
+  return { db, otherDb, resident, other: new MemoryStore(otherDb) };
+}
+
+/**
+ * 700 memories: every one says alpha, every 2nd beta, every 3rd gamma, every 5th decode_peer;
+ * every 41st zeta and every 97th a few words in other scripts.
+ */
+function fill(store: MemoryStore, from = 0, count = 700): string[] {
+  const ids: string[] = [];
+  for (let i = from; i < from + count; i++) {
+    const words = ['alpha', ...(i % 2 ? [] : ['beta']), ...(i % 3 ? [] : ['gamma']), ...(i % 5 ? [] : ['decode_peer()']), ...(i % 41 ? [] : ['zeta']), ...(i % 97 ? [] : ['München 接続'])];
+    ids.push(store.add({ kind: 'note', title: `Row ${i}`, body: words.join(' '), why: i % 7 ? null : 'because beta', source: 'user' }).id);
+  }
+  return ids;
+}
+
+/** The words recall would call widespread here (in a 32nd of the memories or more), and one found nowhere; their sets' index terms. */
+const WIDESPREAD = new Set(['alpha', 'beta', 'betas', 'gamma', 'nowhere']);
+const SET_TERMS = ['alpha', 'beta', 'gamma', 'nowher'];
+
+function fillTerms(terms: readonly string[]): FillTerm[] {
+  const stems = stemsOf(terms);
+  return terms.map((term, i) => ({ term, widespread: WIDESPREAD.has(term), key: termSetKey(term, stems[i]!) }));
+}
+
+const QUERIES: readonly { terms: string[]; operator: TermOperator; limit: number }[] = [
+  { terms: ['alpha', 'beta'], operator: 'AND', limit: 40 },
+  { terms: ['beta', 'gamma', 'decode_peer'], operator: 'AND', limit: 25 },
+  { terms: ['gamma', 'decode_peer'], operator: 'OR', limit: 60 },
+  { terms: ['betas'], operator: 'OR', limit: 10 },
+  { terms: ['münchen', 'beta'], operator: 'OR', limit: 30 },
+  { terms: ['alpha', 'nowhere'], operator: 'AND', limit: 10 },
+  { terms: ['nowhere', 'gamma'], operator: 'OR', limit: 10 },
+  { terms: ['alpha', '__'], operator: 'AND', limit: 10 },
+  { terms: ['alpha'], operator: 'OR', limit: 1000 },
+  { terms: ['zeta', 'beta'], operator: 'AND', limit: 10 },
+  { terms: ['zeta', 'münchen', 'alpha'], operator: 'AND', limit: 10 },
+  { terms: ['zeta', 'gamma', 'alpha'], operator: 'OR', limit: 50 },
+  { terms: ['alpha', 'zeta', 'münchen'], operator: 'OR', limit: 100 },
+  { terms: ['alpha', 'zeta'], operator: 'AND', limit: 100 },
+  { terms: ['beta', 'zeta', 'gamma'], operator: 'AND', limit: 20 },
+  { terms: ['gamma', 'zeta', 'münchen'], operator: 'OR', limit: 100 },
+];
+
+/** Queries with no widespread word, or one without a set: FTS5 answers them (the sets answer null). */
+const FOR_FTS5: readonly { terms: string[]; operator: TermOperator; limit: number }[] = [
+  { terms: ['zeta'], operator: 'OR', limit: 100 },
+  { terms: ['münchen', 'zeta'], operator: 'AND', limit: 15 },
+];
+
+/** What FTS5 answers on the other connection: the sets must give the same rowids in the same order. */
+function fromFts(db: SqliteDatabase, terms: readonly string[], operator: TermOperator, limit: number): number[] {
+  return db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck().all(ftsQueryOf(terms, operator), limit) as number[];
+}
+
+function assertSameAsFts(sets: TermMatchSets, otherDb: SqliteDatabase): void {
+  for (const { terms, operator, limit } of QUERIES) {
+    const viaSets = sets.newest(fillTerms(terms), operator, limit);
+    assert.ok(viaSets, `${terms.join(` ${operator} `)} from sets`);
+    assert.deepEqual(viaSets, fromFts(otherDb, terms, operator, limit), terms.join(` ${operator} `));
+  }
+  for (const { terms, operator, limit } of FOR_FTS5) assert.equal(sets.newest(fillTerms(terms), operator, limit), null);
+}
+
+function prefilled(db: SqliteDatabase, resident: MemoryStore, budgetBytes?: number): TermMatchSets {
+  const sets = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation(), budgetBytes);
+  sets.prefill(SET_TERMS, db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number);
+  while (sets.buildPending());
+  return sets;
+}
+
+describe('full-text term sets (store/termMatchSets.ts)', () => {
+  it('answers only once every widespread word has its set, and then as FTS5 does', () => {
+    const { db, otherDb, resident } = stores();
+    fill(resident);
+    const sets = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation());
+    for (const { terms, operator, limit } of QUERIES) assert.equal(sets.newest(fillTerms(terms), operator, limit), null);
+    assert.equal(sets.prefill([], 700), 0, 'a store not counted yet gives no words');
+    assert.equal(sets.prefill(SET_TERMS, 700), SET_TERMS.length, 'and is asked again');
+    assert.equal(sets.prefill(SET_TERMS, 700), 0, 'once');
+    assert.equal(sets.pendingCount, SET_TERMS.length);
+    while (sets.buildPending());
+    assert.deepEqual({ ...sets.size, bytes: 0 }, { sets: SET_TERMS.length, bytes: 0, pending: 0 });
+    assertSameAsFts(sets, otherDb);
+  });
+
+  it('follows another connection’s writes: new memories past its bits, a word taken out or put in, memories deleted', () => {
+    const { db, otherDb, resident, other } = stores();
+    const ids = fill(resident);
+    const sets = prefilled(db, resident);
+    const before = sets.size.bytes;
+    // Rowids far past the bits the sets were built with.
+    fill(other, 700, 300);
+    const edited = other.get(ids[10]!)!;
+    other.update({ ...edited, body: 'now only delta', why: null });
+    const gained = other.get(ids[11]!)!;
+    other.update({ ...gained, body: `${gained.body} beta gamma decode_peer zeta münchen` });
+    const listed = other.get(ids[41]!)!;
+    other.update({ ...listed, body: 'alpha without the rest' });
+    new LifecycleStore(otherDb, memoryValue).purge([ids[0]!, ids[4]!, ids[82]!, ids[699]!]);
+    assertSameAsFts(sets, otherDb);
+    assert.ok(sets.size.bytes > before, 'the sets grew for the new rowids');
+    assert.equal(sets.pendingCount, 0, 'brought up to date, not built again');
+    // And once more after a write of the resident connection itself.
+    resident.add({ kind: 'note', title: 'Newest', body: 'alpha beta gamma decode_peer München', source: 'user' });
+    assertSameAsFts(sets, otherDb);
+  });
+
+  it('builds a set again after more changes than it brings up to date, and takes no more words than its budget holds', () => {
+    const { db, otherDb, resident, other } = stores();
+    fill(resident);
+    const sets = prefilled(db, resident);
+    fill(other, 700, 2100);
+    assert.equal(sets.newest(fillTerms(['alpha', 'beta']), 'AND', 10), null, 'too many changes: built again');
+    assert.equal(sets.pendingCount, 2);
+    while (sets.buildPending());
+    assert.deepEqual(sets.newest(fillTerms(['alpha', 'beta']), 'AND', 10), fromFts(otherDb, ['alpha', 'beta'], 'AND', 10));
+
+    // A set of 2,800 memories is 88 words of 4 bytes: a budget of two.
+    const small = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation(), 88 * 4 * 2);
+    assert.equal(small.prefill(SET_TERMS, 2800), 2);
+    while (small.buildPending());
+    assert.deepEqual(small.size, { sets: 2, bytes: 88 * 4 * 2, pending: 0 });
+    assert.deepEqual(small.newest(fillTerms(['beta', 'alpha']), 'OR', 5), fromFts(otherDb, ['beta', 'alpha'], 'OR', 5));
+    assert.equal(small.newest(fillTerms(['gamma']), 'OR', 5), null, 'a word past the budget is left to FTS5');
+  });
+
+  it('is filled with the words the term counts find in the most memories, as recall reads them in the memory server', () => {
+    const { otherDb, resident, other } = stores();
+    fill(resident);
+    for (const { terms, operator, limit } of [...QUERIES, ...FOR_FTS5]) {
+      assert.deepEqual(resident.reads.newestTextMatches(fillTerms(terms), operator, limit), fromFts(otherDb, terms, operator, limit), 'FTS5 before the sets');
+    }
+    assert.equal(resident.prefillTermSets(), 0, 'no count yet');
+    resident.termStats.recount();
+    // alpha, row (every title), beta, gamma, decod, peer: in a 32nd of 700 or more. So is becaus
+    // (every 7th), but porter makes another term of it, so its phrase would not find it.
+    assert.equal(resident.prefillTermSets(), 6);
+    assert.equal(resident.prefillTermSets(), 0, 'once');
+    while (resident.reads.buildPendingTermSet());
+    assert.deepEqual(resident.reads.termSetSize, { sets: 6, bytes: resident.reads.termSetSize!.bytes, pending: 0 });
+    for (const { terms, operator, limit } of [...QUERIES, ...FOR_FTS5]) {
+      assert.deepEqual(resident.reads.newestTextMatches(fillTerms(terms), operator, limit), fromFts(otherDb, terms, operator, limit), terms.join(` ${operator} `));
+    }
+    assert.equal(other.prefillTermSets(), 0, 'a short command keeps no sets');
+    assert.equal(other.reads.buildPendingTermSet(), false);
+    assert.equal(other.reads.termSetSize, null);
+  });
+});
