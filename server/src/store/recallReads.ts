@@ -163,12 +163,12 @@ export class RecallReads {
   }
 
   /**
-   * Queues the sets of these index terms (the most widespread first), once, so they are ready
-   * before queries need them; returns how many were queued.
+   * Queues the sets of these index terms (the most widespread first, each with a word that makes
+   * it alone), once, so they are ready before queries need them; returns how many were queued.
    */
-  prefillTermSets(indexTerms: readonly string[]): number {
+  prefillTermSets(terms: readonly { readonly indexTerm: string; readonly word: string }[]): number {
     if (!this.termSets) return 0;
-    return this.termSets.prefill(indexTerms, (this.db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null) ?? 0);
+    return this.termSets.prefill(terms, (this.db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null) ?? 0);
   }
 
   /** The term sets kept, for the bench (null when the process keeps none). */

@@ -9,6 +9,8 @@ export const TERM_STATS_MIN_ROWS = 2000;
 const STALE_SHARE = 0.1;
 /** Terms read from fts5vocab per slice of a count made in the background. */
 const RECOUNT_SLICE = 500;
+/** Endings tried on an index term for a word that makes it (TermStats.widespread), the term itself first. */
+const WORD_ENDINGS = ['', 'e', 's', 'es', 'ing', 'ed'];
 /** Words whose index terms are kept: a word is a few dozen bytes, and each one missed costs a statement. */
 const STEMS_KEPT = 50_000;
 
@@ -70,12 +72,23 @@ export class TermStats {
 
   /**
    * Index terms found in at least one memory in `share` by the last count, most found first, each
-   * one its own index term when tokenized again (most are; `gener` of `generate` may not be).
+   * with a word FTS5 makes that term alone of: the term itself when porter leaves it as it is
+   * (`track`), else the first of a few endings that gives it back (`releas` ← `release`). A term
+   * none gives back is left out.
    */
-  widespread(share: number, limit: number): string[] {
+  widespread(share: number, limit: number): { readonly indexTerm: string; readonly word: string }[] {
     const terms = this.statements.mostFound.all({ share, limit }) as string[];
-    const again = this.stems(terms);
-    return terms.filter((term, i) => again[i]!.length === 1 && again[i]![0] === term);
+    const candidates = terms.map((term) => WORD_ENDINGS.map((ending) => term + ending));
+    const stems = this.stems(candidates.flat());
+    const found: { indexTerm: string; word: string }[] = [];
+    terms.forEach((indexTerm, t) => {
+      const at = WORD_ENDINGS.findIndex((_, e) => {
+        const made = stems[t * WORD_ENDINGS.length + e]!;
+        return made.length === 1 && made[0] === indexTerm;
+      });
+      if (at >= 0) found.push({ indexTerm, word: candidates[t]![at]! });
+    });
+    return found;
   }
 
   /** Whether a count is due: never taken for a store past TERM_STATS_MIN_ROWS, or a tenth of it changed since. */
