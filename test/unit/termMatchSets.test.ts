@@ -178,6 +178,9 @@ describe('full-text term sets (store/termMatchSets.ts)', () => {
     for (const { terms, operator, limit } of [...QUERIES, ...FOR_FTS5]) {
       assert.deepEqual(resident.reads.newestTextMatches(fillTerms(terms), operator, limit), fromFts(otherDb, terms, operator, limit), terms.join(` ${operator} `));
     }
+    resident.reads.dropTermSets();
+    assert.deepEqual(resident.reads.termSetSize, { sets: 0, bytes: 0, pending: 0 });
+    assert.equal(resident.prefillTermSets(), 7, 'and fills them again when asked');
     assert.equal(other.prefillTermSets(), 0, 'a short command keeps no sets');
     assert.equal(other.reads.buildPendingTermSet(), false);
     assert.equal(other.reads.termSetSize, null);

@@ -26,7 +26,11 @@ export function termSetsJob(connection: Connection, openProjects: () => readonly
     everyMs: CHECK_EVERY_MS,
     visit: async (project) => {
       const reads = project.store.reads;
-      if (reads.textIndexState !== 'too large') return null;
+      if (reads.textIndexState !== 'too large') {
+        // A store that shrank back within the in-memory index's size: the sets would only hold memory.
+        if (reads.textIndexState === 'ready') reads.dropTermSets();
+        return null;
+      }
       const queued = project.store.prefillTermSets();
       const start = Date.now();
       const until = queued ? Infinity : start + REBUILD_MS_PER_RUN;

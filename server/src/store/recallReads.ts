@@ -171,6 +171,11 @@ export class RecallReads {
     return this.termSets.prefill(terms, (this.db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null) ?? 0);
   }
 
+  /** Drops the term sets, whose memory a store back within the in-memory index's size has no use for. */
+  dropTermSets(): void {
+    this.termSets?.clear();
+  }
+
   /** The term sets kept, for the bench (null when the process keeps none). */
   get termSetSize(): { readonly sets: number; readonly bytes: number; readonly pending: number } | null {
     return this.termSets?.size ?? null;

@@ -150,6 +150,14 @@ export class TermMatchSets {
     return queued.length;
   }
 
+  /** Forgets every set and what was queued (the store is small enough for the in-memory index again). */
+  clear(): void {
+    this.kept.clear();
+    this.pending.clear();
+    this.bytes = 0;
+    this.prefilled = false;
+  }
+
   /** Builds the set of one queued term (one FTS5 query); false when none is queued. */
   buildPending(): boolean {
     const next = this.pending.entries().next().value;
