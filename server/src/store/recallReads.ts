@@ -140,7 +140,7 @@ export class RecallReads {
 
   /**
    * Rowids of the newest memories with every term (AND) or any (OR), newest first, unranked:
-   * with the memory server's sets of the widespread terms when it has them all, else from FTS5.
+   * with the memory server's sets of widespread terms when it has one of them, else from FTS5.
    */
   newestTextMatches(terms: readonly FillTerm[], operator: TermOperator, limit: number): number[] {
     let fromSets: number[] | null = null;

@@ -106,8 +106,7 @@ export class TermMatchSets {
 
   /**
    * The newest `limit` memories matching every term (AND) or any (OR), newest first: what FTS5's
-   * `ORDER BY rowid DESC LIMIT` gives. Null when no term is widespread (FTS5 is quick) or a
-   * widespread one has no set.
+   * `ORDER BY rowid DESC LIMIT` gives. Null when no widespread term has a set: FTS5 answers.
    */
   newest(terms: readonly FillTerm[], operator: TermOperator, limit: number): number[] | null {
     const withSets = terms.filter((t) => t.widespread && this.kept.has(t.key));
