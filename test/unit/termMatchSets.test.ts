@@ -161,6 +161,17 @@ describe('full-text term sets (store/termMatchSets.ts)', () => {
     assert.equal(small.newest(fillTerms(['gamma']), 'OR', 5), null, 'a word past the budget is left to FTS5');
   });
 
+  it('gives up what is queued when a build fails, so the server says so once', () => {
+    const { db, resident } = stores();
+    fill(resident, 0, 40);
+    const sets = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation());
+    assert.equal(sets.prefill(SET_TERMS, 40), SET_TERMS.length);
+    db.close();
+    assert.throws(() => sets.buildPending(), /not open/);
+    assert.equal(sets.pendingCount, 0);
+    assert.equal(sets.buildPending(), false);
+  });
+
   it('is filled with the words the term counts find in the most memories, as recall reads them in the memory server', () => {
     const { otherDb, resident, other } = stores();
     fill(resident);

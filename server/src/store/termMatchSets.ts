@@ -165,8 +165,16 @@ export class TermMatchSets {
     this.pending.delete(key);
     if (this.kept.has(key)) return true;
     // Read first: a write landing before the query is in the set and applied again on sync, which is harmless.
-    const generation = this.generation();
-    const rowids = this.statements.matches.all(query) as number[];
+    let generation: number;
+    let rowids: number[];
+    try {
+      generation = this.generation();
+      rowids = this.statements.matches.all(query) as number[];
+    } catch (error) {
+      // A closed or broken database: the job says so once, not once a term; FTS5 answers.
+      this.pending.clear();
+      throw error;
+    }
     // A bit per rowid: rowids past 2^31 (never assigned by the store) are left to FTS5.
     if (rowids.some((rowid) => rowid >= 2 ** 31)) return true;
     this.keep(key, { query, bits: bitsOf(rowids), generation });
