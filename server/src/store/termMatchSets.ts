@@ -71,8 +71,8 @@ function bitsOf(rowids: readonly number[]): Uint32Array {
  * memories or more, built once in the background (`prefill`, `buildPending`: one FTS5 query
  * each), each exactly FTS5's matches of its term, and brought up to date from the change log by
  * FTS5 itself, the changed memories put in a temporary table with memory_fts's tokenizer. Not
- * built when a query first meets a word: that took the server's thread for up to ~100 ms in the
- * middle of a burst of requests (hover p99 15 → 86 ms at 1,000,000).
+ * built when a query first meets a word: a build takes the server's thread for up to ~150 ms, in
+ * the middle of the requests that met it (docs/decisions.md).
  */
 export class TermMatchSets {
   /** By key (FillTerm.key), least recently used first. */
