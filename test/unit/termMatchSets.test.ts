@@ -6,7 +6,8 @@ import { openDatabase, type SqliteDatabase } from '../../server/src/store/databa
 import { LifecycleStore } from '../../server/src/store/lifecycleStore';
 import { MemoryChangeLog } from '../../server/src/store/memoryChangeLog';
 import { MemoryStore } from '../../server/src/store/memoryStore';
-import { ftsQueryOf, TermMatchSets, termSetKey, type FillTerm, type TermOperator } from '../../server/src/store/termMatchSets';
+import { ftsQueryOf, type TermOperator } from '../../server/src/store/ftsQuery';
+import { TermMatchSets, termSetKey, type FillTerm } from '../../server/src/store/termMatchSets';
 import { tempDir } from '../support/tempDirs';
 
 /** Index terms as FTS5 makes them (`betas` → `beta`): the sets' keys. */

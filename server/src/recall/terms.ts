@@ -1,4 +1,5 @@
 import { identifierParts } from '../memory/identifierParts';
+import { ftsQueryOf } from '../store/ftsQuery';
 
 /**
  * English function words that say nothing about a topic: articles, auxiliaries, pronouns,
@@ -57,5 +58,5 @@ export function queryTerms(text: string): string[] {
 /** Turns free text into a safe FTS5 query: every term quoted, OR-ed; null when nothing is left. */
 export function toFtsQuery(text: string): string | null {
   const terms = queryTerms(text);
-  return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
+  return terms.length ? ftsQueryOf(terms, 'OR') : null;
 }

@@ -1,6 +1,7 @@
 import type { MemoryStore } from '../store/memoryStore';
 import type { TermFrequencies } from '../store/termStats';
-import { ftsQueryOf, termSetKey, WIDESPREAD_SHARE, type FillTerm, type TermOperator } from '../store/termMatchSets';
+import { ftsQueryOf, type TermOperator } from '../store/ftsQuery';
+import { termSetKey, WIDESPREAD_SHARE, type FillTerm } from '../store/termMatchSets';
 import { searchTextInIndex } from './indexTextSearch';
 import { SESSION_CONTEXT_SPAN, withSessionContext } from './sessionContext';
 import { isWordCharacter } from './terms';

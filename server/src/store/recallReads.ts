@@ -9,7 +9,8 @@ import type { PathId } from './pathIds';
 import { RowCaches } from './rowCaches';
 import { ResidentTextIndex, type TextIndexState } from './textIndex/residentTextIndex';
 import { BM25_COLUMN_WEIGHTS, type TextIndex } from './textIndex/textIndex';
-import { ftsQueryOf, TermMatchSets, type FillTerm, type TermOperator } from './termMatchSets';
+import { ftsQueryOf, type TermOperator } from './ftsQuery';
+import { TermMatchSets, type FillTerm } from './termMatchSets';
 import { WholeMemoryReader } from './wholeMemoryReader';
 
 const NEIGHBOUR_LISTS_KEPT = 2048;

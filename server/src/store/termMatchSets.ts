@@ -1,14 +1,7 @@
 import type { SqliteDatabase } from './database';
+import { ftsPhrase, ftsQueryOf, type TermOperator } from './ftsQuery';
 import { lazyStatements } from './lazyStatements';
 import type { MemoryChangeLog } from './memoryChangeLog';
-
-/** How full-text matches of several terms combine: memories with every term, or with any. */
-export type TermOperator = 'AND' | 'OR';
-
-/** A term as FTS5 is asked for it: the phrase of the tokens it makes (`decode_peer` → "decod peer"). */
-export function ftsPhrase(term: string): string {
-  return `"${term.replace(/"/g, '""')}"`;
-}
 
 /**
  * A term of one of recall's fills; `widespread` when the store's term counts find it in a 32nd of
@@ -29,11 +22,6 @@ export function termSetKey(term: string, indexTerms: readonly string[]): string 
 
 /** The share of memories (one in this many) from which a term is widespread. */
 export const WIDESPREAD_SHARE = 32;
-
-/** An FTS5 query of terms joined by one operator. */
-export function ftsQueryOf(terms: readonly string[], operator: TermOperator): string {
-  return terms.map(ftsPhrase).join(` ${operator} `);
-}
 
 /** At 1,000,000 memories a set is 125 KB: 335 sets, and the bench's store has 307 widespread words. */
 const BUDGET_BYTES = 40 * 1024 * 1024;
