@@ -1,4 +1,4 @@
-import { BITSET_MIN_POSTINGS, hasBit } from '../store/textIndex/bitsets';
+import { BITSET_MIN_POSTINGS, forEachBitDescending, hasBit, newestInEvery } from '../store/textIndex/bitsets';
 import type { PostingList } from '../store/textIndex/postings';
 import type { TextIndex } from '../store/textIndex/textIndex';
 import { COVERAGE, FILL_TERMS, inverseDocumentFrequency, planTextSearch, type TextMatches } from './textSearch';
@@ -188,23 +188,8 @@ function newestWithAll(terms: readonly IndexedTerm[], want: number, skip: Readon
   // A word in no memory: no memory has them all.
   if (!terms.length || terms.some((t) => !t.postings.length)) return [];
   const lists = terms.flatMap((t) => t.postings.map((postings, l) => ({ postings, bits: t.bits[l] ?? null }))).sort((a, b) => a.postings.count - b.postings.count);
+  if (lists.every((l) => l.bits)) return newestInEvery(lists.map((l) => l.bits!), want, (rowid) => !skip.has(rowid));
   const found: number[] = [];
-  if (lists.every((l) => l.bits)) {
-    const bitsets = lists.map((l) => l.bits!);
-    let top = Infinity;
-    for (const bits of bitsets) top = Math.min(top, bits.length - 1);
-    for (let w = top; w >= 0 && found.length < want; w--) {
-      let word = bitsets[0]![w]!;
-      for (let l = 1; word !== 0 && l < bitsets.length; l++) word &= bitsets[l]![w]!;
-      while (word !== 0 && found.length < want) {
-        const bit = 31 - Math.clz32(word);
-        const rowid = w * 32 + bit;
-        if (!skip.has(rowid)) found.push(rowid);
-        word &= ~(1 << bit);
-      }
-    }
-    return found;
-  }
   const [shortest, ...others] = lists as [(typeof lists)[0], ...typeof lists];
   const rowids = shortest.postings.rowids;
   next: for (let i = shortest.postings.count - 1; i >= 0 && found.length < want; i--) {
@@ -234,13 +219,10 @@ function newestWithAny(terms: readonly IndexedTerm[], want: number, skip: Readon
     };
     const bits = term.bits[s];
     if (bits) {
-      for (let w = bits.length - 1; w >= 0 && taken < want; w--) {
-        for (let word = bits[w]!; word !== 0 && taken < want; ) {
-          const bit = 31 - Math.clz32(word);
-          take(w * 32 + bit);
-          word &= ~(1 << bit);
-        }
-      }
+      forEachBitDescending(bits, (rowid) => {
+        take(rowid);
+        return taken < want;
+      });
     } else {
       const rowids = term.postings[s]!.rowids;
       for (let i = term.postings[s]!.count - 1; i >= 0 && taken < want; i--) take(rowids[i]!);

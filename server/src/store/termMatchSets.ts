@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from './database';
 import { ftsPhrase, ftsQueryOf, type TermOperator } from './ftsQuery';
+import { bitsetOfRowids, forEachBitDescending, hasBit, newestInEvery } from './textIndex/bitsets';
 import { lazyStatements } from './lazyStatements';
 import type { MemoryChangeLog } from './memoryChangeLog';
 
@@ -42,14 +43,6 @@ interface TermSet {
   readonly generation: number;
 }
 
-function bitsOf(rowids: readonly number[]): Uint32Array {
-  let top = 0;
-  for (const rowid of rowids) if (rowid > top) top = rowid;
-  const bits = new Uint32Array(rowids.length ? (top >>> 5) + 1 : 0);
-  for (const rowid of rowids) bits[rowid >>> 5]! |= 1 << (rowid & 31);
-  return bits;
-}
-
 /**
  * A bit per memory for the widespread words of recall's fills (recall/textSearch.ts) in a store
  * too large for the in-memory index: FTS5 walks the whole doclists of an AND of common words that
@@ -83,7 +76,7 @@ export class TermMatchSets {
     this.budgetBytes = options.budgetBytes ?? BUDGET_BYTES;
     this.steppedRows = options.steppedRows ?? STEPPED_ROWS;
     this.statements = lazyStatements({
-      matches: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?').pluck(),
+      matches: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid').pluck(),
       newest: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC').pluck(),
       newestBelow: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid < ? ORDER BY rowid DESC').pluck(),
       newestLimited: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
@@ -104,7 +97,7 @@ export class TermMatchSets {
     // The others from FTS5: rarer words, and widespread ones without a set (a compound word, searched as a phrase).
     const rest = terms.filter((t) => !withSets.includes(t)).map((t) => t.term);
     if (operator === 'OR') return this.newestInAny(sets, rest, limit);
-    if (!rest.length) return newestInAll(sets, limit);
+    if (!rest.length) return newestInEvery(sets, limit);
     // The other words' matches newest first, as long as it takes to find `limit` in every set:
     // stepped through for the first rows (most fills end there), then read at once, ~3× faster a row.
     const query = ftsQueryOf(rest, 'AND');
@@ -164,8 +157,8 @@ export class TermMatchSets {
       throw error;
     }
     // A bit per rowid: rowids past 2^31 (never assigned by the store) are left to FTS5.
-    if (rowids.some((rowid) => rowid >= 2 ** 31)) return true;
-    this.keep(key, { query, bits: bitsOf(rowids), generation });
+    if (rowids.length && rowids[rowids.length - 1]! >= 2 ** 31) return true;
+    this.keep(key, { query, bits: bitsetOfRowids(rowids), generation });
     return true;
   }
 
@@ -183,9 +176,11 @@ export class TermMatchSets {
   private newestInAny(sets: readonly Uint32Array[], rest: readonly string[], limit: number): number[] {
     const found = new Set<number>(rest.length ? (this.statements.newestLimited.all(ftsQueryOf(rest, 'OR'), limit) as number[]) : []);
     for (const bits of sets) {
-      const own: number[] = [];
-      for (let w = bits.length - 1; w >= 0 && own.length < limit; w--) if (bits[w] !== 0) pushBitsDescending(bits[w]!, w, own, limit);
-      for (const rowid of own) found.add(rowid);
+      let taken = 0;
+      forEachBitDescending(bits, (rowid) => {
+        found.add(rowid);
+        return ++taken < limit;
+      });
     }
     return [...found].sort((a, b) => b - a).slice(0, limit);
   }
@@ -277,32 +272,4 @@ function grown(bits: Uint32Array, rowid: number): Uint32Array {
   const larger = new Uint32Array(Math.max(words, Math.ceil(bits.length * 1.125)));
   larger.set(bits);
   return larger;
-}
-
-function hasBit(bits: Uint32Array, rowid: number): boolean {
-  const word = rowid >>> 5;
-  return word < bits.length && ((bits[word]! >>> (rowid & 31)) & 1) === 1;
-}
-
-/** Pushes the rowids of word `w`'s set bits, highest first, until `out` holds `limit`. */
-function pushBitsDescending(word: number, w: number, out: number[], limit: number): void {
-  let x = word;
-  while (x !== 0 && out.length < limit) {
-    const bit = 31 - Math.clz32(x);
-    out.push(w * 32 + bit);
-    x &= ~(1 << bit);
-  }
-}
-
-/** The newest memories in every set, word by word. */
-function newestInAll(sets: readonly Uint32Array[], limit: number): number[] {
-  const out: number[] = [];
-  let top = Infinity;
-  for (const bits of sets) top = Math.min(top, bits.length - 1);
-  for (let w = top; w >= 0 && out.length < limit; w--) {
-    let word = sets[0]![w]!;
-    for (let s = 1; s < sets.length && word !== 0; s++) word &= sets[s]![w]!;
-    if (word !== 0) pushBitsDescending(word, w, out, limit);
-  }
-  return out;
 }
