@@ -100,7 +100,7 @@ function assertSameAsFts(sets: TermMatchSets, otherDb: SqliteDatabase): void {
 /** Sets of SET_TERMS; `steppedRows` low, so fills also read the other words' matches at once. */
 function prefilled(db: SqliteDatabase, resident: MemoryStore, steppedRows?: number): TermMatchSets {
   const sets = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation(), { steppedRows });
-  sets.prefill(SET_TERMS, db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number);
+  sets.prefill(() => SET_TERMS);
   while (sets.buildPending());
   return sets;
 }
@@ -111,9 +111,9 @@ describe('full-text term sets (store/termMatchSets.ts)', () => {
     fill(resident);
     const sets = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation());
     for (const { terms, operator, limit } of QUERIES) assert.equal(sets.newest(fillTerms(terms), operator, limit), null);
-    assert.equal(sets.prefill([], 700), 0, 'a store not counted yet gives no words');
-    assert.equal(sets.prefill(SET_TERMS, 700), SET_TERMS.length, 'and is asked again');
-    assert.equal(sets.prefill(SET_TERMS, 700), 0, 'once');
+    assert.equal(sets.prefill(() => []), 0, 'a store not counted yet gives no words');
+    assert.equal(sets.prefill(() => SET_TERMS), SET_TERMS.length, 'and is asked again');
+    assert.equal(sets.prefill(() => assert.fail('the counts are not read again once the sets are filled')), 0, 'once');
     assert.equal(sets.pendingCount, SET_TERMS.length);
     while (sets.buildPending());
     assert.deepEqual({ ...sets.size, bytes: 0 }, { sets: SET_TERMS.length, bytes: 0, pending: 0 });
@@ -155,7 +155,7 @@ describe('full-text term sets (store/termMatchSets.ts)', () => {
 
     // A set of 2,800 memories is 88 words of 4 bytes: a budget of two.
     const small = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation(), { budgetBytes: 88 * 4 * 2 });
-    assert.equal(small.prefill(SET_TERMS, 2800), 2);
+    assert.equal(small.prefill(() => SET_TERMS), 2);
     while (small.buildPending());
     assert.deepEqual(small.size, { sets: 2, bytes: 88 * 4 * 2, pending: 0 });
     assert.deepEqual(small.newest(fillTerms(['beta', 'alpha']), 'OR', 5), fromFts(otherDb, ['beta', 'alpha'], 'OR', 5));
@@ -166,7 +166,7 @@ describe('full-text term sets (store/termMatchSets.ts)', () => {
     const { db, resident } = stores();
     fill(resident, 0, 40);
     const sets = new TermMatchSets(db, new MemoryChangeLog(db), () => resident.generation());
-    assert.equal(sets.prefill(SET_TERMS, 40), SET_TERMS.length);
+    assert.equal(sets.prefill(() => SET_TERMS), SET_TERMS.length);
     db.close();
     assert.throws(() => sets.buildPending(), /not open/);
     assert.equal(sets.pendingCount, 0);

@@ -279,7 +279,8 @@ export class MemoryStore {
    * once, for a store too large for the in-memory index; returns how many were queued.
    */
   prefillTermSets(): number {
-    return this.reads.prefillTermSets(this.termStats.widespread(WIDESPREAD_SHARE, PREFILL_TERMS_MAX));
+    // Read from the counts only while the sets were not filled: the job asks every second.
+    return this.reads.prefillTermSets(() => this.termStats.widespread(WIDESPREAD_SHARE, PREFILL_TERMS_MAX));
   }
 
   /**

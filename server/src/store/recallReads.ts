@@ -164,12 +164,11 @@ export class RecallReads {
   }
 
   /**
-   * Queues the sets of these index terms (the most widespread first, each with a word that makes
-   * it alone), once, so they are ready before queries need them; returns how many were queued.
+   * Queues the sets of the index terms `widespread` gives (most widespread first, each with a word
+   * that makes it alone), once, so they are ready before queries need them; returns how many.
    */
-  prefillTermSets(terms: readonly { readonly indexTerm: string; readonly word: string }[]): number {
-    if (!this.termSets) return 0;
-    return this.termSets.prefill(terms, (this.db.prepare('SELECT max(rowid) FROM memories').pluck().get() as number | null) ?? 0);
+  prefillTermSets(widespread: () => readonly { readonly indexTerm: string; readonly word: string }[]): number {
+    return this.termSets?.prefill(widespread) ?? 0;
   }
 
   /** Drops the term sets, whose memory a store back within the in-memory index's size has no use for. */

@@ -80,6 +80,7 @@ export class TermMatchSets {
       newest: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC').pluck(),
       newestBelow: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? AND rowid < ? ORDER BY rowid DESC').pluck(),
       newestLimited: () => db.prepare('SELECT rowid FROM memory_fts WHERE memory_fts MATCH ? ORDER BY rowid DESC LIMIT ?').pluck(),
+      highestRowid: () => db.prepare('SELECT max(rowid) FROM memories').pluck(),
       // What memory_fts indexed, read from memories (schema v12 keeps no copy in the index).
       texts: () => db.prepare("SELECT rowid, title, body, coalesce(why, '') AS why, fts_tags AS tags FROM memories WHERE rowid IN (SELECT value FROM json_each(?))"),
     });
@@ -117,14 +118,17 @@ export class TermMatchSets {
   }
 
   /**
-   * Queues sets for index terms found in the most memories (most first), once (a store not yet
-   * counted gives none, and is asked again later); returns how many. Each comes with a word FTS5
+   * Queues sets for index terms found in the most memories (most first), once: `widespread` is
+   * read only until it gives some (a store not yet counted gives none); returns how many. Each comes with a word FTS5
    * makes that index term alone of, so its phrase matches exactly the memories holding the term.
-   * Only as many as the budget holds at this store's size.
+   * Only as many as the budget holds at this store's size (its highest rowid).
    */
-  prefill(terms: readonly { readonly indexTerm: string; readonly word: string }[], highestRowid: number): number {
-    if (this.prefilled || !terms.length) return 0;
+  prefill(widespread: () => readonly { readonly indexTerm: string; readonly word: string }[]): number {
+    if (this.prefilled) return 0;
+    const terms = widespread();
+    if (!terms.length) return 0;
     this.prefilled = true;
+    const highestRowid = (this.statements.highestRowid.get() as number | null) ?? 0;
     const queued = terms.slice(0, Math.floor(this.budgetBytes / (((highestRowid >>> 5) + 1) * 4)));
     for (const { indexTerm, word } of queued) this.pending.set(indexTerm, ftsPhrase(word));
     return queued.length;
