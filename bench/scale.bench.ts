@@ -193,8 +193,9 @@ function benchInProcess(store: CachedStore, root: string, env: NodeJS.ProcessEnv
     const t = performance.now();
     project.store.reads.keepEveryCandidate();
     void project.store.reads.buildTextIndex();
-    // A store too large for the in-memory index: the sets of its most widespread words (store/termMatchSets.ts).
-    if (project.store.reads.textIndexState === 'too large') {
+    // A store too large for the in-memory index: the sets of its widespread words (store/termMatchSets.ts);
+    // ENGRAM_BENCH_TERM_SETS=0 measures recall without them.
+    if (project.store.reads.textIndexState === 'too large' && process.env.ENGRAM_BENCH_TERM_SETS !== '0') {
       project.store.prefillTermSets();
       while (project.store.reads.buildPendingTermSet());
     }
