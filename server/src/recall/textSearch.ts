@@ -1,7 +1,7 @@
 import type { MemoryStore } from '../store/memoryStore';
 import type { TermFrequencies } from '../store/termStats';
 import { ftsQueryOf, type TermOperator } from '../store/ftsQuery';
-import { termSetKey, WIDESPREAD_SHARE, type FillTerm } from '../store/termMatchSets';
+import { fillWord, wordPieces, WIDESPREAD_SHARE, type FillWord } from '../store/termMatchSets';
 import { searchTextInIndex } from './indexTextSearch';
 import { SESSION_CONTEXT_SPAN, withSessionContext } from './sessionContext';
 import { isWordCharacter } from './terms';
@@ -81,18 +81,29 @@ function containsTerm(text: string, term: string): boolean {
 
 /**
  * The documents-per-word lookup of a store's term counts (a word's rarest index term; 0 when
- * uncounted), and the key of a word's set of matches (store/termMatchSets.ts).
+ * uncounted), and each word as recall's fills ask for it (store/termMatchSets.ts).
  */
-function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: number | null; docsOf: (term: string) => number; keyOf: (term: string) => string } {
+function docsLookup(store: MemoryStore, terms: readonly string[]): { rows: number | null; docsOf: (term: string) => number; fillWordOf: (term: string) => FillWord } {
   const stats = store.termStats;
-  const stems = stats.stems(terms);
-  const keys = new Map(terms.map((term, i) => [term, termSetKey(term, stems[i]!)]));
-  const keyOf = (term: string) => keys.get(term)!;
+  const pieces = terms.map(wordPieces);
+  const stemmed = stats.stems([...terms, ...pieces.flat()]);
+  const stems = stemmed.slice(0, terms.length);
   const frequencies: TermFrequencies | null = stats.frequencies(stems.flat());
-  if (!frequencies) return { rows: null, docsOf: () => 0, keyOf };
+  const rows = frequencies?.rows ?? null;
   // A word the tokenizer makes nothing of (`__`) matches nothing: as rare as can be.
-  const byTerm = new Map(terms.map((term, i) => [term, stems[i]!.length ? Math.min(...stems[i]!.map((s) => frequencies.docs.get(s) ?? 0)) : 0]));
-  return { rows: frequencies.rows, docsOf: (term) => byTerm.get(term) ?? 0, keyOf };
+  const docsOfTerms = (indexTerms: readonly string[]) => (frequencies && indexTerms.length ? Math.min(...indexTerms.map((s) => frequencies.docs.get(s) ?? 0)) : 0);
+  const widespread = (indexTerms: readonly string[]) => rows !== null && docsOfTerms(indexTerms) * WIDESPREAD_SHARE >= rows;
+  const byTerm = new Map(terms.map((term, i) => [term, i]));
+  let next = terms.length;
+  const pieceTerms = pieces.map((p) => stemmed.slice(next, (next += p.length)));
+  return {
+    rows,
+    docsOf: (term) => docsOfTerms(stems[byTerm.get(term)!]!),
+    fillWordOf: (term) => {
+      const i = byTerm.get(term)!;
+      return fillWord(term, stems[i]!, pieces[i]!, pieceTerms[i]!, widespread);
+    },
+  };
 }
 
 /**
@@ -120,22 +131,22 @@ function matchText(store: MemoryStore, terms: readonly string[], limit: number, 
   const index = store.reads.textIndex();
   const inIndex = index && searchTextInIndex(index, terms, index.termsOf(terms), limit, budget);
   if (inIndex) return inIndex;
-  const { rows, docsOf, keyOf } = docsLookup(store, terms);
+  const { rows, docsOf, fillWordOf } = docsLookup(store, terms);
   const plan = planTextSearch(terms, docsOf, rows, budget);
   if (plan.ranked.length) for (const hit of store.reads.searchRowids(ftsQueryOf(plan.ranked, 'OR'), limit)) ranks.set(hit.rowid, hit.rank);
   // Memories with every common word first (the ones bm25 would rank high), then with the rarest
   // few, then with any of those: each newest first, FTS5 reading doclists from their ends. An
   // AND of many words meets few matches per page read, so only the first step takes them all.
-  const common: FillTerm[] = plan.common.map((c) => ({ term: c.term, widespread: rows !== null && docsOf(c.term) * WIDESPREAD_SHARE >= rows, key: keyOf(c.term) }));
+  const common = plan.common.map((c) => fillWordOf(c.term));
   const rarest = common.slice(0, FILL_TERMS);
-  const fills: { readonly terms: readonly FillTerm[]; readonly operator: TermOperator }[] = [
-    ...(common.length > 1 ? [{ terms: common, operator: 'AND' as const }] : []),
-    ...(rarest.length && rarest.length < common.length ? [{ terms: rarest, operator: 'AND' as const }] : []),
-    ...(rarest.length ? [{ terms: rarest, operator: 'OR' as const }] : []),
+  const fills: { readonly words: readonly FillWord[]; readonly operator: TermOperator }[] = [
+    ...(common.length > 1 ? [{ words: common, operator: 'AND' as const }] : []),
+    ...(rarest.length && rarest.length < common.length ? [{ words: rarest, operator: 'AND' as const }] : []),
+    ...(rarest.length ? [{ words: rarest, operator: 'OR' as const }] : []),
   ];
   for (const fill of fills) {
     if (ranks.size >= limit) break;
-    for (const rowid of store.reads.newestTextMatches(fill.terms, fill.operator, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
+    for (const rowid of store.reads.newestTextMatches(fill.words, fill.operator, limit - ranks.size)) if (!ranks.has(rowid)) ranks.set(rowid, 0);
   }
   if (ranks.size) scoreCommonTermsAndCoverage(store, ranks, terms, new Map(plan.common.map((c) => [c.term, c.idf])));
   const rankOthers = plan.common.length

@@ -10,3 +10,12 @@ export function ftsPhrase(term: string): string {
 export function ftsQueryOf(terms: readonly string[], operator: TermOperator): string {
   return terms.map(ftsPhrase).join(` ${operator} `);
 }
+
+/**
+ * An FTS5 query of words joined by one operator, each word the AND of its parts (a compound
+ * word's own terms, see FillWord in termMatchSets.ts).
+ */
+export function ftsQueryOfWords(words: readonly (readonly string[])[], operator: TermOperator): string {
+  if (operator === 'AND') return ftsQueryOf(words.flat(), 'AND');
+  return words.map((parts) => (parts.length > 1 ? `(${ftsQueryOf(parts, 'AND')})` : ftsQueryOf(parts, 'AND'))).join(' OR ');
+}

@@ -9,8 +9,8 @@ import type { PathId } from './pathIds';
 import { RowCaches } from './rowCaches';
 import { ResidentTextIndex, type TextIndexState } from './textIndex/residentTextIndex';
 import { BM25_COLUMN_WEIGHTS, type TextIndex } from './textIndex/textIndex';
-import { ftsQueryOf, type TermOperator } from './ftsQuery';
-import { TermMatchSets, type FillTerm } from './termMatchSets';
+import { ftsQueryOfWords, type TermOperator } from './ftsQuery';
+import { TermMatchSets, type FillWord } from './termMatchSets';
 import { WholeMemoryReader } from './wholeMemoryReader';
 
 const NEIGHBOUR_LISTS_KEPT = 2048;
@@ -140,19 +140,19 @@ export class RecallReads {
   }
 
   /**
-   * Rowids of the newest memories with every term (AND) or any (OR), newest first, unranked:
+   * Rowids of the newest memories with every word (AND) or any (OR), newest first, unranked:
    * with the memory server's sets of widespread terms when it has one of them, else from FTS5.
    */
-  newestTextMatches(terms: readonly FillTerm[], operator: TermOperator, limit: number): number[] {
+  newestTextMatches(words: readonly FillWord[], operator: TermOperator, limit: number): number[] {
     let fromSets: number[] | null = null;
     try {
-      fromSets = this.termSets?.newest(terms, operator, limit) ?? null;
+      fromSets = this.termSets?.newest(words, operator, limit) ?? null;
     } catch {
       // Its temporary table could not be written (a full disk): FTS5 answers, and the sets are
       // brought up to date again from the same generation next time.
     }
     if (fromSets) return fromSets;
-    return this.statements.newestTextMatches.all({ query: ftsQueryOf(terms.map((t) => t.term), operator), limit }) as number[];
+    return this.statements.newestTextMatches.all({ query: ftsQueryOfWords(words.map((word) => word.map((t) => t.term)), operator), limit }) as number[];
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from './database';
-import { ftsPhrase, ftsQueryOf, type TermOperator } from './ftsQuery';
-import { bitsetOfRowids, forEachBitDescending, hasBit, newestInEvery } from './textIndex/bitsets';
+import { ftsPhrase, ftsQueryOf, ftsQueryOfWords, type TermOperator } from './ftsQuery';
+import { bitsetOfRowids, hasBit, newestInEvery } from './textIndex/bitsets';
 import { lazyStatements } from './lazyStatements';
 import type { MemoryChangeLog } from './memoryChangeLog';
 
@@ -16,9 +16,44 @@ export interface FillTerm {
   readonly key: string;
 }
 
+/**
+ * A word of one of recall's fills: the terms memories must all have for it. A word FTS5 makes
+ * several index terms of (`refresh_default_map`) is each of them, in any order, as the in-memory
+ * index matches it (recall/indexTextSearch.ts), not a phrase: for a phrase FTS5 reads every
+ * position of its terms, 25–50 ms a fill at 1,000,000 memories when they are common, where each
+ * term alone may have a set.
+ */
+export type FillWord = readonly FillTerm[];
+
 /** A term's set key: its index term when it makes one, else its phrase (index terms hold no quotes). */
 export function termSetKey(term: string, indexTerms: readonly string[]): string {
   return indexTerms.length === 1 ? indexTerms[0]! : ftsPhrase(term);
+}
+
+/** Where unicode61 may cut a word into tokens; fillWord checks the pieces with FTS5's own tokenizer. */
+const TOKEN_SEPARATORS = /[^\p{L}\p{N}\p{M}\p{Co}]+/u;
+
+/** The pieces FTS5 may make index terms of (`refresh_default_map` → refresh, default, map). */
+export function wordPieces(word: string): string[] {
+  return word.split(TOKEN_SEPARATORS).filter(Boolean);
+}
+
+/**
+ * `word` as a fill asks for it: itself when it makes one index term (or none), else its pieces
+ * (wordPieces), each making one of its index terms, in order, as FTS5 makes them (`pieceTerms`);
+ * a word whose pieces do not stays one phrase. `widespread` tells whether index terms are
+ * (their rarest) in a 32nd of the memories or more.
+ */
+export function fillWord(
+  word: string,
+  indexTerms: readonly string[],
+  pieces: readonly string[],
+  pieceTerms: readonly (readonly string[])[],
+  widespread: (indexTerms: readonly string[]) => boolean,
+): FillWord {
+  const split = indexTerms.length > 1 && pieces.length === indexTerms.length && pieceTerms.every((terms, i) => terms.length === 1 && terms[0] === indexTerms[i]);
+  if (!split) return [{ term: word, widespread: widespread(indexTerms), key: termSetKey(word, indexTerms) }];
+  return pieces.map((piece, i) => ({ term: piece, widespread: widespread([indexTerms[i]!]), key: indexTerms[i]! }));
 }
 
 /** The share of memories (one in this many) from which a term is widespread. */
@@ -87,19 +122,35 @@ export class TermMatchSets {
   }
 
   /**
-   * The newest `limit` memories matching every term (AND) or any (OR), newest first: what FTS5's
-   * `ORDER BY rowid DESC LIMIT` gives. Null when no widespread term has a set: FTS5 answers.
+   * The newest `limit` memories having every word (AND) or any (OR), newest first: what FTS5's
+   * `ORDER BY rowid DESC LIMIT` gives for ftsQueryOfWords. Null when no widespread term has a
+   * set: FTS5 answers.
    */
-  newest(terms: readonly FillTerm[], operator: TermOperator, limit: number): number[] | null {
-    const withSets = terms.filter((t) => t.widespread && this.kept.has(t.key));
-    if (!withSets.length || limit <= 0) return null;
+  newest(words: readonly FillWord[], operator: TermOperator, limit: number): number[] | null {
+    if (limit <= 0) return null;
+    if (operator === 'AND') return this.newestWithEvery(words.flat(), limit);
+    const withSets = words.filter((word) => word.some((t) => this.hasSet(t)));
+    if (!withSets.length) return null;
+    const rest = words.filter((word) => !withSets.includes(word));
+    const found = new Set<number>(rest.length ? (this.statements.newestLimited.all(ftsQueryOfWords(rest.map(termsOf), 'OR'), limit) as number[]) : []);
+    for (const word of withSets) {
+      const newest = this.newestWithEvery(word, limit);
+      if (!newest) return null;
+      for (const rowid of newest) found.add(rowid);
+    }
+    return [...found].sort((a, b) => b - a).slice(0, limit);
+  }
+
+  /** The newest `limit` memories with every term, or null when none has a set (or the sets were dropped). */
+  private newestWithEvery(terms: readonly FillTerm[], limit: number): number[] | null {
+    const withSets = terms.filter((t) => this.hasSet(t));
+    if (!withSets.length) return null;
     const sets = this.current(withSets.map((t) => t.key));
     if (!sets) return null;
-    // The others from FTS5: rarer words, and widespread ones without a set (a compound word, searched as a phrase).
+    // The others from FTS5: rarer terms, widespread ones without a set, a word kept as a phrase.
     const rest = terms.filter((t) => !withSets.includes(t)).map((t) => t.term);
-    if (operator === 'OR') return this.newestInAny(sets, rest, limit);
     if (!rest.length) return newestInEvery(sets, limit);
-    // The other words' matches newest first, as long as it takes to find `limit` in every set:
+    // The other terms' matches newest first, as long as it takes to find `limit` in every set:
     // stepped through for the first rows (most fills end there), then read at once, ~3× faster a row.
     const query = ftsQueryOf(rest, 'AND');
     const out: number[] = [];
@@ -115,6 +166,10 @@ export class TermMatchSets {
       if (sets.every((bits) => hasBit(bits, rowid)) && out.push(rowid) >= limit) break;
     }
     return out;
+  }
+
+  private hasSet(term: FillTerm): boolean {
+    return term.widespread && this.kept.has(term.key);
   }
 
   /**
@@ -174,19 +229,6 @@ export class TermMatchSets {
   /** Sets kept, their bytes and the terms queued, for the bench. */
   get size(): { readonly sets: number; readonly bytes: number; readonly pending: number } {
     return { sets: this.kept.size, bytes: this.bytes, pending: this.pending.size };
-  }
-
-  /** Each set's newest `limit` and the rarer words' from FTS5, merged. */
-  private newestInAny(sets: readonly Uint32Array[], rest: readonly string[], limit: number): number[] {
-    const found = new Set<number>(rest.length ? (this.statements.newestLimited.all(ftsQueryOf(rest, 'OR'), limit) as number[]) : []);
-    for (const bits of sets) {
-      let taken = 0;
-      forEachBitDescending(bits, (rowid) => {
-        found.add(rowid);
-        return ++taken < limit;
-      });
-    }
-    return [...found].sort((a, b) => b - a).slice(0, limit);
   }
 
   /** The terms' sets brought to the store's generation, or null when they had to be dropped. */
@@ -276,4 +318,8 @@ function grown(bits: Uint32Array, rowid: number): Uint32Array {
   const larger = new Uint32Array(Math.max(words, Math.ceil(bits.length * 1.125)));
   larger.set(bits);
   return larger;
+}
+
+function termsOf(word: FillWord): string[] {
+  return word.map((t) => t.term);
 }
