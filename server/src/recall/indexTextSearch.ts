@@ -1,5 +1,6 @@
 import { BITSET_MIN_POSTINGS, forEachBitDescending, hasBit, newestInEvery } from '../store/textIndex/bitsets';
 import type { PostingList } from '../store/textIndex/postings';
+import { bestFirst } from '../util/bestFirst';
 import type { TextIndex } from '../store/textIndex/textIndex';
 import { COVERAGE, FILL_TERMS, inverseDocumentFrequency, planTextSearch, type TextMatches } from './textSearch';
 
@@ -112,61 +113,10 @@ function bm25(index: TextIndex, ranked: readonly IndexedTerm[], limit: number): 
     n++;
   }
   const best = new Map<number, number>();
-  for (const i of bestFirst(scores, rowids, n, limit)) best.set(rowids[i]!, -1 * scores[i]!);
-  return best;
-}
-
-/**
- * Positions of the best `limit` of n scores (higher first, then the lower rowid), best first: a
- * heap of the best so far, its worst at the root. A comparator sort of all n (a typed array's
- * sort copies it to boxed numbers) was a twentieth of what a recall allocated.
- */
-function bestFirst(scores: Float64Array, rowids: Int32Array, n: number, limit: number): Uint32Array {
-  const size = Math.max(0, Math.min(n, limit));
-  const heap = new Uint32Array(size);
-  // a ranks after b: the heap keeps the worst kept at its root.
+  // Higher score first, then the lower rowid.
   const after = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && rowids[a]! > rowids[b]!);
-  const siftDown = (from: number, count: number) => {
-    let at = from;
-    for (;;) {
-      const left = 2 * at + 1;
-      if (left >= count) return;
-      const right = left + 1;
-      const worse = right < count && after(heap[right]!, heap[left]!) ? right : left;
-      if (!after(heap[worse]!, heap[at]!)) return;
-      const swap = heap[at]!;
-      heap[at] = heap[worse]!;
-      heap[worse] = swap;
-      at = worse;
-    }
-  };
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    if (count < size) {
-      // Sift up.
-      let at = count++;
-      heap[at] = i;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (!after(heap[at]!, heap[parent]!)) break;
-        const swap = heap[at]!;
-        heap[at] = heap[parent]!;
-        heap[parent] = swap;
-        at = parent;
-      }
-    } else if (size > 0 && after(heap[0]!, i)) {
-      heap[0] = i;
-      siftDown(0, count);
-    }
-  }
-  // Worst to the end, one at a time: best first.
-  for (let end = count - 1; end > 0; end--) {
-    const swap = heap[0]!;
-    heap[0] = heap[end]!;
-    heap[end] = swap;
-    siftDown(0, end);
-  }
-  return heap;
+  for (const i of bestFirst(n, limit, after)) best.set(rowids[i]!, -1 * scores[i]!);
+  return best;
 }
 
 /** Whether the memory has every index term of the word (a phrase's terms, not checked for order). */
