@@ -34,6 +34,8 @@ const SETTLE_MS = 15_000;
 const MORE_STARTS = 3;
 /** How long the server is left alone after the mixed requests before RSS is read again. */
 const IDLE_MS = 10_000;
+/** CodeLenses timed right after another process writes a memory of their file. */
+const LENS_AFTER_WRITES = 5;
 /**
  * Node's flags for the server process: the extension's (memoryServerFlags.ts) unless
  * ENGRAM_BENCH_SERVER_FLAGS gives others, to compare heap settings ('' for Node's defaults).
@@ -156,8 +158,30 @@ async function benchServer(store: CachedStore, root: string, env: NodeJS.Process
     MIXES.forEach((mix, i) => line(`  engram/recall round trip, ${mix}`, `p50 ${p(samples.recall[i]!, 50)} ms   p99 ${p(samples.recall[i]!, 99)} ms`));
     line('hover round trip (in the mix)', `p50 ${p(samples.hover, 50)} ms   p99 ${p(samples.hover, 99)} ms   (target p50 ≤ 5 ms)`);
     line('CodeLens round trip (in the mix)', `p50 ${p(samples.lens, 50)} ms   p99 ${p(samples.lens, 99)} ms   (target p50 ≤ 5 ms)`);
+    line('CodeLens after a memory of the file is written', `${(await lensesAfterWrites(root, env, file.path, methods[0]![0], lens)).map((ms) => ms.toFixed(0)).join(', ').padStart(7)} ms`);
   } finally {
     await lsp.close();
+  }
+}
+
+/**
+ * CodeLens right after another process (a hook, the CLI) writes a memory of the file, which
+ * makes the server tally the file again: at 1,000,000 the hottest file has ~26,000 memories.
+ */
+async function lensesAfterWrites(root: string, env: NodeJS.ProcessEnv, file: string, symbol: string, lens: () => Promise<unknown>): Promise<number[]> {
+  const writer = openProject(root, env);
+  try {
+    const times: number[] = [];
+    for (let n = 0; n < LENS_AFTER_WRITES; n++) {
+      writer.store.add({ kind: 'note', title: `Bench write ${n}`, source: 'user', files: [file], symbols: [symbol] });
+      const t = performance.now();
+      await lens();
+      times.push(performance.now() - t);
+      await sleep(200);
+    }
+    return times;
+  } finally {
+    writer.close();
   }
 }
 

@@ -110,12 +110,15 @@ describe('the memory store', () => {
     assert.equal(tally.total, 35, 'active, constraints aside');
     assert.equal(tally.recentIds.length, 10);
     assert.equal(store.get(tally.recentIds[0]!)?.title, 'b note 4', 'newest first');
-    assert.equal(tally.bySymbol.get('a')?.count, 35);
-    assert.equal(tally.bySymbol.get('a')?.ids.length, 10);
-    assert.equal(store.get(tally.bySymbol.get('a')!.ids[0]!)?.title, 'b note 4', 'newest first');
-    assert.equal(store.fileMemoryTally('src/x.ts', 10, 3).bySymbol.get('a')?.ids.length, 3);
-    assert.equal(tally.bySymbol.get('b')?.count, 5);
-    assert.deepEqual(store.fileMemoryTally('src/other.ts', 10), { total: 0, recentIds: [], bySymbol: new Map() });
+    const bySymbol = store.symbolMemoryTally('src/x.ts', ['a', 'b', 'c'], 10);
+    assert.equal(bySymbol.get('a')?.count, 35);
+    assert.equal(bySymbol.get('a')?.ids.length, 10);
+    assert.equal(store.get(bySymbol.get('a')!.ids[0]!)?.title, 'b note 4', 'newest first');
+    assert.equal(store.symbolMemoryTally('src/x.ts', ['a'], 3).get('a')?.ids.length, 3);
+    assert.equal(bySymbol.get('b')?.count, 5);
+    assert.deepEqual([...bySymbol.keys()], ['a', 'b'], 'only symbols with memories');
+    assert.deepEqual(store.fileMemoryTally('src/other.ts', 10), { total: 0, recentIds: [] });
+    assert.deepEqual(store.symbolMemoryTally('src/other.ts', ['a'], 10), new Map());
   });
 
   it('imports a batch in one transaction, with the same outcomes as one by one, and all or nothing', () => {

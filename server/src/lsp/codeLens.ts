@@ -55,7 +55,7 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   // Candidates are not rules until a person accepts them: counted apart at the top, never shown as a rule.
   const constraints = governing.filter((c) => !isRuleCandidate(c));
   const candidates = governing.filter(isRuleCandidate);
-  const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES, SYMBOL_MEMORIES));
+  const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES));
   if (!governing.length && !memories.total) return [];
   const ids = [...constraints, ...candidates].map((c) => c.id);
   const lenses: CodeLens[] = [
@@ -74,9 +74,12 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
 
   const document = deps.document(uri);
   const fileConstraints = constraints.filter((c) => c.files.includes(file.path) && c.symbols.length);
-  if (document && (memories.bySymbol.size || fileConstraints.length)) {
-    for (const decl of await deps.declarations.of(document, file.path)) {
-      const ofSymbol = memories.bySymbol.get(decl.name);
+  if (document && (memories.total || fileConstraints.length)) {
+    const declarations = await deps.declarations.of(document, file.path);
+    const names = declarations.map((decl) => decl.name);
+    const bySymbol = memories.total ? cache.get(`symbols:${file.path}:${names.join('\n')}`, () => store.symbolMemoryTally(file.path, names, SYMBOL_MEMORIES)) : new Map();
+    for (const decl of declarations) {
+      const ofSymbol = bySymbol.get(decl.name);
       const symbolConstraints = fileConstraints.filter((c) => c.symbols.includes(decl.name));
       if (!ofSymbol && !symbolConstraints.length) continue;
       const ids = [...symbolConstraints.map((c) => c.id), ...(ofSymbol?.ids ?? [])];

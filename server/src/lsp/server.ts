@@ -21,6 +21,7 @@ import type { MailboxRequest } from '../mailbox/mailboxProtocol';
 import { nextTurn } from './backgroundUpkeep';
 import { termStatsJob } from './termStatsUpkeep';
 import { termSetsJob } from './termSetsUpkeep';
+import { listingStatesJob } from './listingStatesUpkeep';
 import { textIndexJob } from './textIndexUpkeep';
 import { redactionSweepJob } from './redactionSweepUpkeep';
 import { BackgroundJobs, type BackgroundJob } from './backgroundJobs';
@@ -229,6 +230,7 @@ export function runLanguageServer(options: { readonly answerMailbox?: MailboxAns
       termStatsJob(connection, notImporting),
       textIndexJob(connection, notImporting),
       termSetsJob(connection, notImporting),
+      listingStatesJob(connection, notImporting),
       redactionSweepJob(connection, notImporting),
     ];
     jobs.start(table.filter((job): job is BackgroundJob => !!job));

@@ -10,6 +10,8 @@ import { lazyStatements } from './lazyStatements';
 import { GENERATION_SQL, GENERATION_WITH_USAGE_SQL, MemoryChangeLog } from './memoryChangeLog';
 import { MemoryImports } from './memoryImports';
 import { MemoryWrites, type MemoryLink, type MemoryRelation } from './memoryWrites';
+import { FileMemoryTallies, type FileMemoryTally, type SymbolMemoryTally } from './fileMemoryTally';
+import { ListingStates } from './listingStates';
 import { RecallReads } from './recallReads';
 import { WIDESPREAD_SHARE } from './termMatchSets';
 import { TermStats } from './termStats';
@@ -17,13 +19,7 @@ import { TermStats } from './termStats';
 /** Widespread words whose sets are queued at most (the sets' budget takes fewer at 1,000,000 memories). */
 const PREFILL_TERMS_MAX = 512;
 
-/** A file's memories as CodeLens counts them (MemoryStore.fileMemoryTally). */
-export interface FileMemoryTally {
-  readonly total: number;
-  /** The newest memories' ids. */
-  readonly recentIds: readonly MemoryId[];
-  readonly bySymbol: ReadonlyMap<string, { readonly count: number; readonly ids: readonly MemoryId[] }>;
-}
+export type { FileMemoryTally, SymbolMemoryTally } from './fileMemoryTally';
 
 export type { CandidateRow } from './candidateRows';
 
@@ -54,6 +50,9 @@ export class MemoryStore {
    */
   private readonly constraintLists = new GenerationMap<string, readonly Memory[]>(8);
   private termStatsOfStore: TermStats | undefined;
+  private readonly tallies: FileMemoryTallies;
+  /** The memory server's: each memory's listing state, for CodeLens tallies (listingStates.ts). */
+  private readonly listingStates: ListingStates | null;
 
   /** `resident`: a long-running process keeps every memory's scoring row in memory (RowCaches). */
   constructor(
@@ -61,7 +60,10 @@ export class MemoryStore {
     redactor: Redactor = new Redactor(),
     options: { readonly resident?: boolean } = {},
   ) {
-    this.reads = new RecallReads(db, new MemoryChangeLog(db), () => this.generation(), options.resident ?? false);
+    const changeLog = new MemoryChangeLog(db);
+    this.reads = new RecallReads(db, changeLog, () => this.generation(), options.resident ?? false);
+    this.listingStates = options.resident ? new ListingStates(db, changeLog, () => this.generation()) : null;
+    this.tallies = new FileMemoryTallies(db, this.listingStates);
     this.writes = new MemoryWrites(db, redactor, (id) => this.get(id));
     this.imports = new MemoryImports(db, redactor, this.writes);
     this.statements = lazyStatements({
@@ -102,13 +104,6 @@ export class MemoryStore {
       dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
       generation: () => db.prepare(GENERATION_SQL).pluck(),
       generationWithUsage: () => db.prepare(GENERATION_WITH_USAGE_SQL).pluck(),
-      fileMemoryCount: () => db.prepare(`SELECT count(*) FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
-        WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint'`).pluck(),
-      fileRecentIds: () => db.prepare(`SELECT m.id FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid
-        WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint' ORDER BY m.updated_at DESC LIMIT @limit`).pluck(),
-      fileSymbolGroups: () => db.prepare(`SELECT s.symbol AS symbol, count(*) AS n, json_group_array(m.id) AS ids_json
-        FROM memory_files f CROSS JOIN memories m ON m.rowid = f.memory_rowid CROSS JOIN memory_symbols s ON s.memory_rowid = f.memory_rowid
-        WHERE f.path = @path AND m.status = 'active' AND m.kind != 'constraint' GROUP BY s.symbol`),
     });
   }
 
@@ -313,17 +308,23 @@ export class MemoryStore {
   }
 
   /**
-   * The active memories (constraints aside) tagged with a file, as CodeLens counts them: how many
-   * in all and per symbol, with the ids of at most `maxIds` of each (the newest, for the top of the file).
+   * The active memories (constraints aside) tagged with a file, as CodeLens counts them at its
+   * top: how many, and the ids of the newest `maxIds`.
    */
-  fileMemoryTally(path: string, maxIds: number, maxIdsPerSymbol: number = maxIds): FileMemoryTally {
-    const groups = this.statements.fileSymbolGroups.all({ path }) as { symbol: string; n: number; ids_json: string }[];
-    return {
-      total: this.statements.fileMemoryCount.get({ path }) as number,
-      recentIds: this.statements.fileRecentIds.all({ path, limit: maxIds }) as MemoryId[],
-      // Ids sort by creation time (ids.ts): the newest first.
-      bySymbol: new Map(groups.map((g) => [g.symbol, { count: g.n, ids: (JSON.parse(g.ids_json) as MemoryId[]).sort().reverse().slice(0, maxIdsPerSymbol) }])),
-    };
+  fileMemoryTally(path: string, maxIds: number): FileMemoryTally {
+    return this.tallies.file(path, maxIds);
   }
 
+  /** The same for each of `symbols` that has memories in the file, as CodeLens counts them above its declaration. */
+  symbolMemoryTally(path: string, symbols: readonly string[], maxIds: number): SymbolMemoryTally {
+    return this.tallies.symbols(path, symbols, maxIds);
+  }
+
+  /**
+   * One slice of bringing the CodeLens listing states up to date (the memory server's background
+   * job, listingStates.ts); null when they are current or the process keeps none.
+   */
+  advanceListingStates(): 'building' | 'built' | 'updated' | null {
+    return this.listingStates?.advance() ?? null;
+  }
 }
