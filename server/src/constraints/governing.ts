@@ -21,9 +21,9 @@ const FILES_KEPT = 64;
 const kept = new WeakMap<MemoryStore, GenerationMap<string, readonly Memory[]>>();
 
 /**
- * governingConstraints, kept per file until a memory changes. Not until one is shown: which rules
- * govern a file does not depend on usage, and at 1,000,000 memories a busy file has ~900 of them
- * (~100 ms to read again after every hook that showed a memory). Callers must not change them.
+ * governingConstraints, kept per file until a constraint changes. Not until another memory
+ * changes, nor until one is shown: at 1,000,000 memories a busy file has ~900 of them (70–100 ms
+ * to read again after every agent edit, prompt or hook). Callers must not change them.
  */
 export function keptGoverningConstraints(store: MemoryStore, path: string): readonly Memory[] {
   let files = kept.get(store);
@@ -31,6 +31,6 @@ export function keptGoverningConstraints(store: MemoryStore, path: string): read
     files = new GenerationMap(FILES_KEPT);
     kept.set(store, files);
   }
-  files.sync(store.generation());
+  files.sync(store.constraintGeneration());
   return files.getOrCompute(path, () => governingConstraints(store, path));
 }

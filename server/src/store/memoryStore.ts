@@ -10,6 +10,7 @@ import { lazyStatements } from './lazyStatements';
 import { GENERATION_SQL, GENERATION_WITH_USAGE_SQL, MemoryChangeLog } from './memoryChangeLog';
 import { MemoryImports } from './memoryImports';
 import { MemoryWrites, type MemoryLink, type MemoryRelation } from './memoryWrites';
+import { ConstraintGeneration } from './constraintGeneration';
 import { FileMemoryTallies, type FileMemoryTally, type SymbolMemoryTally } from './fileMemoryTally';
 import { ListingStates } from './listingStates';
 import { RecallReads } from './recallReads';
@@ -51,6 +52,7 @@ export class MemoryStore {
   private readonly constraintLists = new GenerationMap<string, readonly Memory[]>(8);
   private termStatsOfStore: TermStats | undefined;
   private readonly tallies: FileMemoryTallies;
+  private readonly constraintChanges: ConstraintGeneration;
   /** The memory server's: each memory's listing state, for CodeLens tallies (listingStates.ts). */
   private readonly listingStates: ListingStates | null;
 
@@ -63,6 +65,7 @@ export class MemoryStore {
     const changeLog = new MemoryChangeLog(db);
     this.reads = new RecallReads(db, changeLog, () => this.generation(), options.resident ?? false);
     this.listingStates = options.resident ? new ListingStates(db, changeLog, () => this.generation()) : null;
+    this.constraintChanges = new ConstraintGeneration(db, changeLog, () => this.generation());
     this.tallies = new FileMemoryTallies(db, this.listingStates);
     this.writes = new MemoryWrites(db, redactor, (id) => this.get(id));
     this.imports = new MemoryImports(db, redactor, this.writes);
@@ -139,7 +142,7 @@ export class MemoryStore {
 
   /** Active constraints tagged with no file: project-wide ones and glob-scoped ones (`meta.glob`). */
   untaggedConstraints(): readonly Memory[] {
-    this.constraintLists.sync(this.generation());
+    this.constraintLists.sync(this.constraintGeneration());
     return this.constraintLists.getOrCompute('untagged', () => (this.statements.untaggedConstraints.all() as MemoryRow[]).map(rowToMemory));
   }
 
@@ -151,7 +154,7 @@ export class MemoryStore {
 
   /** Active constraints with a given pin, oldest first. */
   pinnedConstraints(pin: 'hard' | 'soft', limit: number): readonly Memory[] {
-    this.constraintLists.sync(this.generation());
+    this.constraintLists.sync(this.constraintGeneration());
     return this.constraintLists.getOrCompute(`${pin}:${limit}`, () => (this.statements.pinnedConstraints.all({ pin, limit }) as MemoryRow[]).map(rowToMemory));
   }
 
@@ -300,6 +303,14 @@ export class MemoryStore {
     } finally {
       this.heldGeneration = undefined;
     }
+  }
+
+  /**
+   * Changes whenever a constraint changes, in any process (constraintGeneration.ts): what a list
+   * of constraints is valid for, kept across the writes of other memories.
+   */
+  constraintGeneration(): number {
+    return this.constraintChanges.current();
   }
 
   /** Changes with the generation and whenever a memory is shown or acted on (migration 009): for what ranks by usage. */

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { memoryValue } from '../../server/src/capacity/value';
+import { keptGoverningConstraints } from '../../server/src/constraints/governing';
+import { openDatabase } from '../../server/src/store/database';
+import { LifecycleStore } from '../../server/src/store/lifecycleStore';
+import { MemoryStore } from '../../server/src/store/memoryStore';
+import { tempDir } from '../support/tempDirs';
+
+/** The memory server's store and another process's (a hook, the CLI) on one database. */
+function stores() {
+  const file = path.join(tempDir(), 'memory.db');
+  const { db } = openDatabase(file);
+  const otherDb = openDatabase(file).db;
+  return { server: new MemoryStore(db, undefined, { resident: true }), other: new MemoryStore(otherDb), otherDb };
+}
+
+describe("the constraints' generation (what lists of constraints are kept for)", () => {
+  it('moves when a constraint is written in any process, and not for other memories', () => {
+    const { server, other, otherDb } = stores();
+    const rule = server.add({ kind: 'constraint', title: 'Keep the pool at ten', source: 'user', files: ['src/db.ts'], pin: 'hard' });
+    const note = server.add({ kind: 'note', title: 'A note on the pool', source: 'user', files: ['src/db.ts'] });
+    let last = server.constraintGeneration();
+    const moved = (what: string, write: () => void, expected: boolean) => {
+      write();
+      const now = server.constraintGeneration();
+      assert.equal(now !== last, expected, what);
+      assert.equal(server.constraintGeneration(), now, `${what}: the same until the next write`);
+      last = now;
+    };
+    moved('another memory added', () => other.add({ kind: 'diff', title: 'Edited db.ts', source: 'editor', files: ['src/db.ts'] }), false);
+    moved('another memory edited', () => other.update({ ...other.get(note.id)!, body: 'More about the pool' }), false);
+    moved('a constraint added', () => other.add({ kind: 'constraint', title: 'No ORMs', source: 'user' }), true);
+    moved('a constraint edited', () => other.update({ ...other.get(rule.id)!, title: 'Keep the pool at twelve' }), true);
+    moved('a constraint unpinned', () => other.setPin(rule.id, 'none'), true);
+    moved('a note made a constraint', () => other.update({ ...other.get(note.id)!, kind: 'constraint' }), true);
+    moved('a constraint made a note again', () => other.update({ ...other.get(note.id)!, kind: 'note' }), true);
+    moved('that note edited', () => other.update({ ...other.get(note.id)!, body: 'plain again' }), false);
+    moved('a constraint archived', () => other.update({ ...other.get(rule.id)!, status: 'archived' }), true);
+    moved('a constraint deleted', () => new LifecycleStore(otherDb, memoryValue).purge([rule.id]), true);
+    moved('its own write of another memory', () => server.add({ kind: 'note', title: 'Own note', source: 'user' }), false);
+  });
+
+  it('keeps a file’s governing constraints across other writes, and reads them again after a constraint’s', () => {
+    const { server, other } = stores();
+    server.add({ kind: 'constraint', title: 'Keep the pool at ten', source: 'user', files: ['src/db.ts'], pin: 'hard' });
+    const first = keptGoverningConstraints(server, 'src/db.ts');
+    assert.deepEqual(first.map((c) => c.title), ['Keep the pool at ten']);
+    other.add({ kind: 'diff', title: 'Edited db.ts', source: 'editor', files: ['src/db.ts'] });
+    assert.equal(keptGoverningConstraints(server, 'src/db.ts'), first, 'the same list, not read again');
+    other.add({ kind: 'constraint', title: 'Every query has a timeout', source: 'user' });
+    assert.deepEqual(keptGoverningConstraints(server, 'src/db.ts').map((c) => c.title), ['Keep the pool at ten', 'Every query has a timeout']);
+  });
+
+  it('moves after more changes than it looks through', () => {
+    const { server, other } = stores();
+    const before = server.constraintGeneration();
+    for (let i = 0; i < 2001; i++) other.add({ kind: 'note', title: `Note ${i}`, source: 'user' });
+    assert.notEqual(server.constraintGeneration(), before, 'too many to look through: taken as changed');
+  });
+});
