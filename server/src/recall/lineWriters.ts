@@ -32,12 +32,13 @@ export function addedLines(patch: string): string[] {
 /** Every distinctive line the file's diff memories added → their rowids, newest first. */
 function addedLinesOfFile(store: MemoryStore, file: string): ReadonlyMap<string, readonly number[]> {
   const rowids = store.reads.rowidsForFile(file, SCANNED_PER_FILE);
-  const rowidOf = new Map(store.reads.candidates(rowids).filter((row) => row.kind === 'diff').map((row) => [row.id, row.rowid]));
+  // Only the bodies: whole memories (tags, anchor, meta) took most of the time of a file not kept.
+  const bodies = store.reads.diffBodies(rowids);
   const writers = new Map<string, number[]>();
-  for (const memory of store.reads.byRowids([...rowidOf.values()])) {
-    const rowid = rowidOf.get(memory.id);
-    if (rowid === undefined || !memory.body) continue;
-    for (const line of new Set(addedLines(memory.body))) {
+  for (const rowid of rowids) {
+    const body = bodies.get(rowid);
+    if (!body) continue;
+    for (const line of new Set(addedLines(body))) {
       if (!isDistinctiveLine(line)) continue;
       const list = writers.get(line);
       if (list) list.push(rowid);

@@ -54,6 +54,8 @@ export class RecallReads {
     this.candidateReader = new CandidateReader(db);
     this.wholeReader = new WholeMemoryReader(db);
     this.statements = lazyStatements({
+      // `+kind`: by rowid, not through the kind index (without ANALYZE the planner may scan every diff).
+      diffBodies: () => db.prepare("SELECT rowid, body FROM memories WHERE rowid IN (SELECT value FROM json_each(?)) AND +kind = 'diff'").raw(),
       rowidsForFile: () => db.prepare('SELECT memory_rowid AS rowid FROM memory_files WHERE path = @path ORDER BY memory_rowid DESC LIMIT @limit'),
       rowidsUnderFolder: () => db.prepare(`SELECT memory_rowid AS rowid FROM memory_files WHERE path > @prefix AND path < @prefix || char(1114111)
         ORDER BY memory_rowid DESC LIMIT @limit`),
@@ -310,6 +312,11 @@ export class RecallReads {
   rowidsUntaggedConstraints(): readonly number[] {
     this.untaggedConstraintRowids.sync(this.generation());
     return this.untaggedConstraintRowids.getOrCompute('all', () => (this.statements.rowidsUntaggedConstraints.all() as { rowid: number }[]).map((r) => r.rowid));
+  }
+
+  /** The bodies of those of `rowids` that are diffs, by rowid: a file's recent history, without the rest of each memory. */
+  diffBodies(rowids: readonly number[]): Map<number, string> {
+    return new Map(this.statements.diffBodies.all(JSON.stringify(rowids)) as [number, string][]);
   }
 
   /** Full memories for rowids, in the order given. */
