@@ -2,7 +2,7 @@ import type { MemoryId } from '../memory/types';
 import type { SqliteDatabase } from './database';
 import { bestFirst } from '../util/bestFirst';
 import { lazyStatements } from './lazyStatements';
-import type { ListingLookup, ListingStates } from './listingStates';
+import { isListedState, type ListingLookup, type ListingStates } from './listingStates';
 
 /** A file's memories as CodeLens counts them at the top of the file (MemoryStore.fileMemoryTally). */
 export interface FileMemoryTally {
@@ -85,7 +85,7 @@ export class FileMemoryTallies {
   private readStates(rowids: readonly number[]): ListingLookup {
     const states = new Map<number, number>();
     for (const [rowid, kind, status, updatedAt] of this.statements.states.all(JSON.stringify(rowids)) as [number, string, string, number][]) {
-      if (status === 'active' && kind !== 'constraint') states.set(rowid, updatedAt);
+      if (isListedState(kind, status)) states.set(rowid, updatedAt);
     }
     return { isListed: (rowid) => states.has(rowid), updatedAt: (rowid) => states.get(rowid) ?? 0 };
   }

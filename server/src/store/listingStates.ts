@@ -16,7 +16,12 @@ interface Build {
   readonly afterRowid: number;
 }
 
-/** Whether CodeLens lists a memory (active, not a constraint), and when it last changed. */
+/** Whether CodeLens lists a memory of this kind and status: active, not a constraint (rules are counted apart). */
+export function isListedState(kind: string, status: string): boolean {
+  return status === 'active' && kind !== 'constraint';
+}
+
+/** Whether CodeLens lists a memory (isListedState), and when it last changed. */
 export interface ListingLookup {
   readonly isListed: (rowid: number) => boolean;
   readonly updatedAt: (rowid: number) => number;
@@ -105,7 +110,7 @@ export class ListingStates {
     }
     for (const rowid of changed) if (rowid < this.listed.length) this.listed[rowid] = 0;
     for (const [rowid, kind, status, updatedAt] of this.statements.states.all(JSON.stringify(changed)) as [number, string, string, number][]) {
-      this.set(rowid, status === 'active' && kind !== 'constraint', updatedAt);
+      this.set(rowid, isListedState(kind, status), updatedAt);
     }
     this.current = now;
     return true;
