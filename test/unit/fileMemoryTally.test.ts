@@ -134,6 +134,18 @@ describe("CodeLens's tallies of a file's memories (store/fileMemoryTally.ts)", (
     assertTallies(kept, otherDb, 'read per tally');
   });
 
+  it('are read per tally, after saying so once, when the states cannot be read', () => {
+    const { db, otherDb, resident } = stores();
+    fill(resident, 0, 50);
+    otherDb.exec('DROP INDEX memories_status_updated');
+    const states = new ListingStates(db, new MemoryChangeLog(db), () => resident.generation());
+    assert.equal(states.advance(), 'building');
+    assert.throws(() => states.advance(), /memories_status_updated/);
+    assert.equal(states.advance(), null, 'once');
+    assert.equal(states.read(), null);
+    assertTallies(new FileMemoryTallies(db, states), otherDb, 'without the states');
+  });
+
   it('are what the memory server keeps, through the store', () => {
     const { otherDb, resident, other } = stores();
     const ids = fill(resident, 0, 120);

@@ -41,7 +41,8 @@ export class ListingStates {
   /** The generation the states are current with; -1 before the first build ends. */
   private current = -1;
   private build: Build | null = null;
-  private tooLarge = false;
+  /** Rowids too large to keep arrays for, or a read failed: each tally reads its own states. */
+  private unusable = false;
   private readonly statements;
 
   private readonly slice: number;
@@ -81,20 +82,32 @@ export class ListingStates {
    * build, or an update from the change log; null when there was nothing to do.
    */
   advance(): 'building' | 'built' | 'updated' | null {
-    if (this.tooLarge) return null;
-    if (this.build) return this.buildSlice(this.build);
-    if (!this.stale) return null;
-    return this.update() ? 'updated' : 'building';
+    if (this.unusable) return null;
+    try {
+      if (this.build) return this.buildSlice(this.build);
+      if (!this.stale) return null;
+      return this.update() ? 'updated' : 'building';
+    } catch (error) {
+      // A broken database: each tally reads its own states from now on, and the job says so once.
+      this.giveUp();
+      throw error;
+    }
   }
 
   /**
-   * The states, current with the memories; null while they are being built (or a store's rowids
-   * are too large to keep them): the caller reads the states it needs itself. Not built here: a
+   * The states, current with the memories; null while they are being built (or when a store's
+   * rowids are too large to keep them, or reading them failed): the caller reads the states it
+   * needs itself. Not built here: a
    * build takes ~0.4–0.7 s at 1,000,000, longer than reading one hot file's states.
    */
   read(): ListingLookup | null {
-    if (this.tooLarge || this.build || this.current < 0) return null;
-    if (this.stale && !this.update()) return null;
+    if (this.unusable || this.build || this.current < 0) return null;
+    try {
+      if (this.stale && !this.update()) return null;
+    } catch {
+      this.giveUp();
+      return null;
+    }
     const listed = this.listed;
     const updated = this.updated;
     return { isListed: (rowid) => rowid < listed.length && listed[rowid] === 1, updatedAt: (rowid) => updated[rowid] ?? 0 };
@@ -146,7 +159,7 @@ export class ListingStates {
   }
 
   private set(rowid: number, listed: boolean, updatedAt: number): void {
-    if (this.tooLarge) return;
+    if (this.unusable) return;
     if (rowid >= this.listed.length) {
       if (!listed) return;
       if (rowid >= this.rowidMax) {
@@ -160,7 +173,7 @@ export class ListingStates {
   }
 
   private giveUp(): void {
-    this.tooLarge = true;
+    this.unusable = true;
     this.build = null;
     this.listed = new Uint8Array(0);
     this.updated = new Float64Array(0);
