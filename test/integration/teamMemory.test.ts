@@ -161,7 +161,8 @@ describe('team memory through the repository, across two clones', () => {
     await open(b);
     const line = readFileSync(path.join(b.root, 'src', 'db.ts'), 'utf8').split('\n').findIndex((l) => l.includes('function findCustomer('));
     const shown = await eventually("the gotcha on B's hover", async () => (await hover(b, line + 1))?.contents.value.match(/.*Gotcha from A.*/)?.[0], { context: () => b.lsp.stderr() });
-    assert.match(shown, /\*\*gotcha · team\*\*/);
+    // B's log says what its team follower did, should the mark be missing.
+    assert.match(shown, /\*\*gotcha · team\*\*/, `${shown}\nB's log: ${JSON.stringify(b.lsp.received.get('window/logMessage') ?? [])}`);
   });
 
   it('the same memory edited on two branches is a conflict on its line: reported by line, every good line applies, nothing local is lost', async () => {

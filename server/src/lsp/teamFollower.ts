@@ -24,6 +24,8 @@ export function teamProblemMessage(root: string, report: TeamSyncReport): string
 export class TeamFollower {
   private readonly stamps = new Map<string, string>();
   private readonly problems = new Map<string, string>();
+  /** The stamp of a file whose apply failed (said once, tried again every check). */
+  private readonly failed = new Map<string, string>();
 
   constructor(
     private readonly connection: Connection,
@@ -44,12 +46,17 @@ export class TeamFollower {
   /** Looks at every open project now (also after this server shared or unshared a memory). */
   check(): void {
     for (const project of this.projects.openProjects()) {
+      let stamp: string | undefined;
       try {
-        const stamp = teamFileStamp(project.root);
+        stamp = teamFileStamp(project.root);
         if (this.stamps.get(project.root) === stamp) continue;
-        this.stamps.set(project.root, stamp);
         this.apply(project);
+        // Only once applied: a file whose apply failed (a locked database) is applied at the next check.
+        this.stamps.set(project.root, stamp);
+        this.failed.delete(project.root);
       } catch (error) {
+        if (stamp !== undefined && this.failed.get(project.root) === stamp) continue;
+        if (stamp !== undefined) this.failed.set(project.root, stamp);
         this.connection.console.error(`Reading the team memory of ${project.root} failed: ${(error as Error).stack ?? String(error)}`);
       }
     }
