@@ -6,16 +6,19 @@ import { after } from 'node:test';
 /**
  * A fresh temporary folder, removed when the test file ends. The removal never fails a test: a
  * suite's own `after` (stopping a server that still writes into the folder) may run after this
- * one, and a throwing hook would skip it and leave the server running. What could not be removed
- * then is removed again as the process exits.
+ * one, and a throwing hook would skip it and leave the server running. Every folder is removed
+ * again as the process exits: a server stopped after this hook writes its code cache as it exits,
+ * which made its folder anew.
  */
 export function tempDir(prefix = 'engram-test-'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  after(() => {
-    if (!removed(dir)) process.once('exit', () => removed(dir));
-  });
+  if (made.size === 0) process.once('exit', () => made.forEach(removed));
+  made.add(dir);
+  after(() => removed(dir));
   return dir;
 }
+
+const made = new Set<string>();
 
 function removed(dir: string): boolean {
   try {
