@@ -324,11 +324,21 @@ export type StatsViewMessage = { readonly type: 'stats'; readonly stats: StatsRe
 /** Stats webview → extension. */
 export type StatsViewRequest = { readonly type: 'ready' } | { readonly type: 'refresh' };
 
+/**
+ * What a CodeLens counts: the memories of its file, or of one of the file's declarations. The
+ * lens carries this, not the ids it counts (the top lens of a busy file counts thousands of
+ * memories and constraints, ~170 KB of ids in every answer); the panel asks the server for them
+ * when the lens is clicked (engram/memorySelection).
+ */
+export type CountedMemories = { readonly of: 'file' } | { readonly of: 'declaration'; readonly name: string };
+
 /** Command ids that server-made CodeLenses and hover links refer to. */
 export const Commands = {
   /**
-   * `(uri, ids, from?)`: the memory panel shows exactly these memories of the document; `from`
-   * says where they came from, as a phrase ("the CodeLens on findCustomer", "the hover on line 7").
+   * `(uri, ids | counted, from?)`: the memory panel shows exactly these memories of the document
+   * (a hover link's, a pinned constraint's lens) or those a CodeLens counts (CountedMemories);
+   * `from` says where they came from, as a phrase ("the CodeLens on findCustomer", "the hover on
+   * line 7").
    */
   showMemories: 'engram.showMemories',
   pinSelection: 'engram.pinSelection',

@@ -5,7 +5,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { MemoryKind, MemorySource, MemoryStatus, PinLevel } from '../server/src/memory/types';
-import type { MemorySummary } from './protocol';
+import type { CountedMemories, MemorySummary } from './protocol';
 
 /** A memory as the panel and the timeline show it: the summary, with a body capped for lists. */
 export interface ViewMemory extends MemorySummary {
@@ -82,12 +82,11 @@ export namespace MemoryPanelRequest {
   export const type = new RequestType<PanelParams, MemoryPanel | null, void>(method);
 }
 
-export interface MemorySelectionParams {
-  /** The document the CodeLens or hover was in (decides the project). */
-  readonly uri: string;
-  /** The memories it named, in its order. */
-  readonly ids: readonly string[];
-}
+/**
+ * The document the CodeLens or hover was in (decides the project), and the memories it named, in
+ * its order, or what the CodeLens counts (its newest memories then, constraints first).
+ */
+export type MemorySelectionParams = { readonly uri: string } & ({ readonly ids: readonly string[] } | { readonly counted: CountedMemories });
 
 /** The memories a CodeLens or a hover link named, for the panel to show alone (`engram.showMemories`). */
 export interface MemorySelection {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MEMORY_KINDS, MEMORY_SOURCES, MEMORY_STATUSES, PIN_LEVELS } from '../server/src/memory/types';
-import type { MemoryAction, TimelinePageParams, TimelineSearchParams, TimelineSearchScope } from './viewProtocol';
+import type { CountedMemories } from './protocol';
+import { MEMORY_SELECTION_MAX, type MemoryAction, type MemorySelectionParams, type TimelinePageParams, type TimelineSearchParams, type TimelineSearchScope } from './viewProtocol';
 
 // Parts of the memory panel's and timeline's messages (viewProtocol.ts) checked on receipt by
 // both ends: by the extension, from its webviews, and by the memory server, from the extension.
@@ -9,6 +10,21 @@ export const projectRootSchema = z.string().min(1).max(4096);
 
 /** One memory of one project. */
 export const memoryRefSchema = z.object({ projectRoot: projectRootSchema, id: z.string().min(1).max(200) });
+
+/** What a CodeLens counts (protocol.ts), as `engram.showMemories` and engram/memorySelection take it. */
+export const countedMemoriesSchema = z.discriminatedUnion('of', [
+  z.object({ of: z.literal('file') }),
+  z.object({ of: z.literal('declaration'), name: z.string().min(1).max(1000) }),
+]) satisfies z.ZodType<CountedMemories>;
+
+/** Memories named by id (a hover link, a pinned constraint's lens). */
+export const selectedIdsSchema = z.array(z.string().min(1).max(200)).min(1);
+
+/** viewProtocol's MemorySelectionParams: ids or what a CodeLens counts, one of them (a field at fault is named). */
+export const memorySelectionParamsSchema = z
+  .object({ uri: z.string().min(1).max(4096), ids: selectedIdsSchema.max(MEMORY_SELECTION_MAX).optional(), counted: countedMemoriesSchema.optional() })
+  .refine((p) => (p.ids === undefined) !== (p.counted === undefined), { message: 'give the ids or what a CodeLens counted, one of them', path: ['ids'] })
+  .transform((p): MemorySelectionParams => (p.ids ? { uri: p.uri, ids: p.ids } : { uri: p.uri, counted: p.counted! })) satisfies z.ZodType<MemorySelectionParams>;
 
 /** viewProtocol's TimelineFilter. */
 export const timelineFilterSchema = z.object({

@@ -84,6 +84,7 @@ describe('the memory server over JSON-RPC (engram lsp --stdio)', () => {
       ],
     );
     assert.equal(lenses[1]!.command.command, 'engram.showMemories');
+    assert.deepEqual(lenses[0]!.command.arguments, [dbUri, { of: 'file' }, 'the CodeLens at the top of the file'], 'a lens names what it counts, the panel asks for the memories');
     assert.deepEqual(lenses[1]!.command.arguments, [dbUri, [constraintId], 'the CodeLens above the pinned code']);
   });
 

@@ -67,10 +67,11 @@ describe('rule candidates in the editor, through the memory server', () => {
     const all = await lenses();
     const top = all.find((l) => l.range.start.line === 0 && l.command.title.startsWith('Engram:'))!;
     assert.equal(top.command.title, 'Engram: 1 constraint · 1 rule candidate to review');
-    assert.ok((top.command.arguments[1] as string[]).includes(candidateId), 'the panel opened from it shows the candidate');
+    const shown = async (lens: Lens) => ((await lsp.connection.sendRequest('engram/memorySelection', { uri, counted: lens.command.arguments[1] })) as MemorySelection).constraints.map((c) => c.memory.id);
+    assert.ok((await shown(top)).includes(candidateId), 'the panel opened from it shows the candidate');
     const onSymbol = all.filter((l) => l !== top && l.range.start.line === 0);
     assert.deepEqual(onSymbol.map((l) => l.command.title), ['1 constraint']);
-    assert.deepEqual(onSymbol[0]!.command.arguments[1], [ruleId]);
+    assert.deepEqual(await shown(onSymbol[0]!), [ruleId]);
   });
 
   it('the panel gets the candidate marked as one', async () => {

@@ -190,15 +190,23 @@ describe('the memory panel and timeline requests, through the memory server', ()
   });
 
   it('gives the memories a CodeLens or hover link names, for the panel to show alone', async () => {
-    // What the editor passes to engram.showMemories: (uri, ids, from).
-    const lenses = await request<{ range: { start: { line: number } }; command: { title: string; command: string; arguments: [string, string[], string] } }[]>('textDocument/codeLens', { textDocument: { uri: uri() } });
+    // What the editor passes to engram.showMemories: (uri, ids | what the lens counts, from).
+    const lenses = await request<{ range: { start: { line: number } }; command: { title: string; command: string; arguments: [string, unknown, string] } }[]>('textDocument/codeLens', { textDocument: { uri: uri() } });
     const top = lenses.find((l) => l.range.start.line === 0 && l.command.title.startsWith('Engram:'))!;
     assert.equal(top.command.command, 'engram.showMemories');
-    const [lensUri, lensIds, from] = top.command.arguments;
-    assert.deepEqual([lensUri, from], [uri(), 'the CodeLens at the top of the file']);
-    const fromLens = (await request<MemorySelection>('engram/memorySelection', { uri: lensUri, ids: lensIds }))!;
+    const [lensUri, counted, from] = top.command.arguments;
+    assert.deepEqual([lensUri, counted, from], [uri(), { of: 'file' }, 'the CodeLens at the top of the file']);
+    const fromLens = (await request<MemorySelection>('engram/memorySelection', { uri: lensUri, counted }))!;
     assert.deepEqual(fromLens.constraints.map((c) => c.memory.id), [constraintId()]);
     assert.deepEqual({ projectRoot: fromLens.projectRoot, path: fromLens.path, missing: fromLens.missing }, { projectRoot: root, path: 'src/db.ts', missing: 0 });
+    const pinned = lenses.find((l) => l.command.title.includes('hard constraint'))!;
+    assert.deepEqual(pinned.command.arguments, [uri(), [constraintId()], 'the CodeLens above the pinned code']);
+    const onQuery = lenses.find((l) => l.command.arguments[2] === 'the CodeLens on query')!;
+    assert.deepEqual([onQuery.command.title, onQuery.command.arguments[1]], ['1 constraint', { of: 'declaration', name: 'query' }]);
+    const ofQuery = (await request<MemorySelection>('engram/memorySelection', { uri: uri(), counted: onQuery.command.arguments[1] }))!;
+    assert.deepEqual([ofQuery.constraints.map((c) => c.memory.id), ofQuery.memories.length], [[constraintId()], 0]);
+    const ofNothing = (await request<MemorySelection>('engram/memorySelection', { uri: uri(), counted: { of: 'declaration', name: 'findCustomer' } }))!;
+    assert.deepEqual([ofNothing.constraints.length, ofNothing.memories.length, ofNothing.missing], [0, 0, 0]);
 
     const link = /\[Open in panel\]\(command:engram\.showMemories\?([^)]+)\)/.exec((await hover(7))!.contents.value);
     assert.deepEqual(JSON.parse(decodeURIComponent(link![1]!)), [uri(), [constraintId()], 'the hover on line 8']);
@@ -217,6 +225,8 @@ describe('the memory panel and timeline requests, through the memory server', ()
     await assert.rejects(request('engram/memorySelection', { uri: uri(), ids: [] }), /ids/);
     await assert.rejects(request('engram/memorySelection', { uri: uri(), ids: [42] }), /ids\.0/);
     await assert.rejects(request('engram/memorySelection', { ids: [constraintId()] }), /uri/);
+    await assert.rejects(request('engram/memorySelection', { uri: uri() }), /ids: give the ids or what a CodeLens counted/);
+    await assert.rejects(request('engram/memorySelection', { uri: uri(), counted: { of: 'declaration' } }), /counted\.name/);
   });
 
   it('edits a memory (searchable by its new words) and copies it as the context hooks give', async () => {

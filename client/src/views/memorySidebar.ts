@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import type { CountedMemories } from '../../../contracts/protocol';
 import { MemoryPanelRequest, MemorySelectionRequest } from '../../../contracts/viewProtocol';
 import type { ExtensionMessage, PanelState } from '../../../contracts/webviewMessages';
 import type { MemoryServer } from '../server/memoryServer';
@@ -15,10 +16,10 @@ interface Place {
   readonly character: number;
 }
 
-/** What `engram.showMemories` asked for: only these memories of this document. */
+/** What `engram.showMemories` asked for: only these memories of this document, or those a CodeLens counts. */
 export interface Selection {
   readonly uri: vscode.Uri;
-  readonly ids: readonly string[];
+  readonly shown: readonly string[] | CountedMemories;
   /** Where they came from, as a phrase ("the CodeLens on findCustomer"). */
   readonly from: string | null;
 }
@@ -161,7 +162,9 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
   }
 
   private async loadSelection(client: LanguageClient, selection: Selection & { readonly request: number }, path: string): Promise<PanelState> {
-    const found = await client.sendRequest(MemorySelectionRequest.type, { uri: selection.uri.toString(), ids: selection.ids });
+    const uri = selection.uri.toString();
+    const { shown } = selection;
+    const found = await client.sendRequest(MemorySelectionRequest.type, 'of' in shown ? { uri, counted: shown } : { uri, ids: shown });
     if (found) return { kind: 'selection', selection: found, from: selection.from, request: selection.request };
     // Not in an open project (any more): nothing to select from, as following the editor would say.
     if (this.selection === selection) this.selection = undefined;

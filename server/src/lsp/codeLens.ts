@@ -1,11 +1,9 @@
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnchorKeeper } from '../anchors/anchorKeeper';
-import { keptGoverningConstraints } from '../constraints/governing';
-import { isRuleCandidate } from '../memory/ruleCandidate';
 import { isShared } from '../team/teamMark';
-import { editorMemoryCache } from './editorMemoryCache';
-import { Commands } from '../../../contracts/protocol';
+import { Commands, type CountedMemories } from '../../../contracts/protocol';
+import { declarationConstraints, declarationCounts, fileCounts } from './countedMemories';
 import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
 
@@ -16,16 +14,11 @@ export interface CodeLensDeps {
   readonly document: (uri: string) => TextDocument | undefined;
 }
 
-/** Memories a lens names (the newest), for the panel to show; its counts are exact. */
-const FILE_MEMORIES = 500;
-/** The same above a declaration: dozens of lenses per file each carry their ids to VS Code. */
-const SYMBOL_MEMORIES = 50;
-
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function counts(constraints: number, memories: number, candidates = 0): string {
+function titleOf(constraints: number, memories: number, candidates = 0): string {
   return [
     constraints ? plural(constraints, 'constraint') : '',
     memories ? plural(memories, 'memory').replace('memorys', 'memories') : '',
@@ -35,9 +28,12 @@ function counts(constraints: number, memories: number, candidates = 0): string {
     .join(' · ');
 }
 
-/** `from` says in the panel where the memories came from ("Showing 2 memories from the CodeLens on findCustomer"). */
-function lens(line: number, title: string, uri: string, ids: readonly string[], from: string): CodeLens {
-  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title, command: Commands.showMemories, arguments: [uri, ids, from] } };
+/**
+ * `shown`: a constraint's id, or what the lens counts, which the panel asks for when it is clicked.
+ * `from` says in the panel where the memories came from ("Showing 2 memories from the CodeLens on findCustomer").
+ */
+function lens(line: number, title: string, uri: string, shown: readonly string[] | CountedMemories, from: string): CodeLens {
+  return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, command: { title, command: Commands.showMemories, arguments: [uri, shown, from] } };
 }
 
 /**
@@ -50,17 +46,10 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   const file = deps.projects.fileFor(uri);
   if (!file) return [];
   const store = file.project.store;
-  const cache = editorMemoryCache(store);
-  const governing = keptGoverningConstraints(store, file.path);
-  // Candidates are not rules until a person accepts them: counted apart at the top, never shown as a rule.
-  const constraints = governing.filter((c) => !isRuleCandidate(c));
-  const candidates = governing.filter(isRuleCandidate);
-  const memories = cache.get(`tally:${file.path}`, () => store.fileMemoryTally(file.path, FILE_MEMORIES));
-  if (!governing.length && !memories.total) return [];
-  const ids = [...constraints, ...candidates].map((c) => c.id);
-  const lenses: CodeLens[] = [
-    lens(0, `Engram: ${counts(constraints.length, memories.total, candidates.length)}`, uri, [...ids, ...memories.recentIds], 'the CodeLens at the top of the file'),
-  ];
+  const counts = fileCounts(store, file.path);
+  const { constraints, candidates, memories } = counts;
+  if (!constraints.length && !candidates.length && !memories) return [];
+  const lenses: CodeLens[] = [lens(0, `Engram: ${titleOf(constraints.length, memories, candidates.length)}`, uri, { of: 'file' }, 'the CodeLens at the top of the file')];
 
   const live = deps.anchors.liveAnchors(uri);
   for (const c of constraints) {
@@ -73,17 +62,14 @@ export async function provideCodeLenses(deps: CodeLensDeps, params: CodeLensPara
   }
 
   const document = deps.document(uri);
-  const fileConstraints = constraints.filter((c) => c.files.includes(file.path) && c.symbols.length);
-  if (document && (memories.total || fileConstraints.length)) {
+  if (document && (memories || counts.declared.length)) {
     const declarations = await deps.declarations.of(document, file.path);
-    const names = declarations.map((decl) => decl.name);
-    const bySymbol = memories.total ? cache.get(`symbols:${file.path}:${names.join('\n')}`, () => store.symbolMemoryTally(file.path, names, SYMBOL_MEMORIES)) : new Map();
+    const bySymbol = memories ? declarationCounts(store, file.path, declarations.map((decl) => decl.name)) : new Map<string, number>();
     for (const decl of declarations) {
-      const ofSymbol = bySymbol.get(decl.name);
-      const symbolConstraints = fileConstraints.filter((c) => c.symbols.includes(decl.name));
-      if (!ofSymbol && !symbolConstraints.length) continue;
-      const ids = [...symbolConstraints.map((c) => c.id), ...(ofSymbol?.ids ?? [])];
-      lenses.push(lens(decl.startLine, counts(symbolConstraints.length, ofSymbol?.count ?? 0), uri, ids, `the CodeLens on ${decl.name}`));
+      const count = bySymbol.get(decl.name) ?? 0;
+      const symbolConstraints = declarationConstraints(counts, decl.name).length;
+      if (!count && !symbolConstraints) continue;
+      lenses.push(lens(decl.startLine, titleOf(symbolConstraints, count), uri, { of: 'declaration', name: decl.name }, `the CodeLens on ${decl.name}`));
     }
   }
   return lenses;

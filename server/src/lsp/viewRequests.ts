@@ -16,7 +16,7 @@ import type { Memory } from '../memory/types';
 import type { Project } from '../project';
 import { TeamFileError } from '../team/shareMemory';
 import { isShared } from '../team/teamMark';
-import { agentSessionsParamsSchema, memoryActionSchema, memoryRefSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../../../contracts/viewSchemas';
+import { agentSessionsParamsSchema, memoryActionSchema, memoryRefSchema, memorySelectionParamsSchema, projectRootSchema, timelinePageParamsSchema, timelineSearchParamsSchema, TIMELINE_SEARCH_MAX } from '../../../contracts/viewSchemas';
 import { answerRecall, RecallInputError } from '../recall/answerRecall';
 import { fileDeclarations, languageForPath } from '../symbols';
 import {
@@ -43,6 +43,7 @@ import {
   type ViewMemory,
 } from '../../../contracts/viewProtocol';
 import type { CodeLensDeps } from './codeLens';
+import { countedMemoryIds } from './countedMemories';
 import { governsLine } from './governsLine';
 import { patchSides } from './patchSides';
 import { searchTeamForTimeline, type HubSearchAccess } from './timelineTeamSearch';
@@ -59,7 +60,6 @@ const projectRoot = projectRootSchema;
 const memoryRef = memoryRefSchema;
 
 const panelParams = z.object({ uri: z.string().min(1), position: position.optional(), openUris: z.array(z.string()).max(100).optional() });
-const selectionParams = z.object({ uri: z.string().min(1), ids: z.array(z.string().min(1).max(200)).min(1).max(MEMORY_SELECTION_MAX) });
 
 const pageParams = timelinePageParamsSchema;
 const searchParams = timelineSearchParamsSchema;
@@ -169,15 +169,16 @@ export function registerViewRequests(connection: Connection, deps: ViewRequestDe
   });
 
   connection.onRequest(MemorySelectionRequest.type, (raw): MemorySelection | null => {
-    const params = parse(selectionParams, raw);
+    const params = parse(memorySelectionParamsSchema, raw);
     const file = deps.projects.fileFor(params.uri);
     if (!file) return null;
     const project = watched(file.project);
+    const ids = 'ids' in params ? params.ids : countedMemoryIds(project.store, file.path, params.counted).slice(0, MEMORY_SELECTION_MAX);
     const live = deps.anchors.liveAnchors(params.uri);
     const constraints: PanelConstraint[] = [];
     const memories: ViewMemory[] = [];
     let missing = 0;
-    for (const id of new Set(params.ids)) {
+    for (const id of new Set(ids)) {
       const memory = project.store.get(id);
       // Like the panel, only active memories: one forgotten from here leaves, with Undo.
       if (!memory || memory.status !== 'active') missing++;
