@@ -68,8 +68,13 @@ export interface MemoryPanel {
   readonly path: string;
   /** The declaration at the cursor. */
   readonly symbol: string | null;
-  /** Every active constraint that applies to the file: those at the cursor first, then hard pins. */
+  /**
+   * The active constraints that apply to the file: every one at the cursor, then the first others
+   * (hard pins first, oldest first); `moreConstraints` counts the others not listed.
+   */
   readonly constraints: readonly PanelConstraint[];
+  /** Constraints that apply to the file beyond those listed (the file's top CodeLens shows them all). */
+  readonly moreConstraints: number;
   /** Recall for the file and the cursor, constraints left out (they are above). */
   readonly memories: readonly { readonly memory: ViewMemory; readonly score: number; readonly explanation: readonly { readonly reason: string; readonly points: number }[] }[];
   /** Recent agent sessions that made memories about the file, newest first. */

@@ -55,6 +55,8 @@ export interface ViewCalls {
   refresh: { params: Record<string, never>; result: null };
   /** Sidebar: leave the memories a CodeLens or hover named ("Show all for this file") and follow the editor again. */
   follow: { params: Record<string, never>; result: null };
+  /** Sidebar: show what the file's top CodeLens counts (every constraint of the file first), as clicking it does. */
+  showFileMemories: { params: Record<string, never>; result: null };
   /** The "what to do" buttons of empty and error states. */
   command: { params: { readonly command: 'showLog' | 'restartServer' | 'pinSelection' }; result: null };
 }

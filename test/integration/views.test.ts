@@ -75,6 +75,7 @@ describe('the memory panel and timeline requests, through the memory server', ()
     assert.ok(panel.memories.every((m) => m.memory.id !== constraintId()), 'constraints are not listed twice');
     assert.ok(panel.memories.every((m) => m.explanation.length > 0 && m.score > 0), 'every memory explains its score');
     assert.deepEqual(panel.sessions, []);
+    assert.equal(panel.moreConstraints, 0);
     const elsewhere = (await panelAt(16))!;
     assert.equal(elsewhere.symbol, 'findCustomer');
     assert.equal(elsewhere.constraints[0]!.atCursor, false, 'the pinned code does not govern findCustomer');
@@ -272,6 +273,28 @@ describe('the memory panel and timeline requests, through the memory server', ()
     await assert.rejects(request('engram/memoryAction', { projectRoot: root, id: decisionId(), action: { type: 'explode' } }), /action\.type/);
     await assert.rejects(request('engram/timelinePage', { projectRoot: '/nowhere', filter: {}, cursor: null, limit: 10 }), /not a project Engram has open/);
     assert.equal((await act('m-unknown', { type: 'forget' })).memory, null);
+  });
+
+  it('lists the constraints at the cursor and the first 20 others, and counts the rest', async () => {
+    const writer = openProject(root, env);
+    const added: string[] = [];
+    try {
+      for (let i = 0; i < 24; i++) added.push(writer.store.add({ kind: 'constraint', title: `db.ts rule ${i}`, source: 'user', files: ['src/db.ts'] }, Date.now() + i).id);
+    } finally {
+      writer.close();
+    }
+    const panel = await eventually('the panel with the new rules', async () => {
+      const p = (await panelAt(7))!;
+      return p.constraints.length + p.moreConstraints === 25 ? p : undefined;
+    });
+    assert.equal(panel.constraints[0]!.memory.id, constraintId(), 'the rule at the cursor first');
+    assert.deepEqual(panel.constraints.slice(1).map((c) => c.memory.title), added.slice(0, 20).map((_, i) => `db.ts rule ${i}`), 'then the others, oldest first');
+    assert.equal(panel.moreConstraints, 4);
+    const governing = new Set([constraintId(), ...added]);
+    assert.ok(panel.memories.length > 0 && panel.memories.every((m) => !governing.has(m.memory.id)), 'recall leaves out every rule of the file, listed or not');
+    // The top CodeLens, and the panel's "Show all", show every one of them.
+    const all = (await request<MemorySelection>('engram/memorySelection', { uri: uri(), counted: { of: 'file' } }))!;
+    assert.deepEqual(new Set(all.constraints.map((c) => c.memory.id)), governing);
   });
 });
 

@@ -54,7 +54,7 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
     private readonly extensionUri: vscode.Uri,
     private readonly server: MemoryServer,
     private readonly calls: ViewCallAnswerer,
-    private readonly host: Omit<ViewHost, 'refresh' | 'openColumn' | 'followEditor'>,
+    private readonly host: Omit<ViewHost, 'refresh' | 'openColumn' | 'followEditor' | 'showFileMemories'>,
     changes: MemoryChanges,
   ) {
     this.follow(vscode.window.activeTextEditor);
@@ -75,6 +75,9 @@ export class MemorySidebar implements vscode.WebviewViewProvider, vscode.Disposa
       ...this.host,
       refresh: () => this.schedule(0),
       followEditor: () => this.followEditor(),
+      showFileMemories: () => {
+        if (this.place) this.select({ uri: this.place.uri, shown: { of: 'file' }, from: 'the memory panel' });
+      },
       openColumn: () => vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.Active,
     };
     view.webview.onDidReceiveMessage((message: unknown) => this.calls.receive(view.webview, message, host, () => this.post()));

@@ -36,6 +36,7 @@ const PARAMS: { readonly [M in ViewCallMethod]: z.ZodType<ViewCalls[M]['params']
   openTimeline: z.object({ sessionId: z.string().max(200).optional(), tab: tab.optional() }),
   refresh: z.object({}).strict(),
   follow: z.object({}).strict(),
+  showFileMemories: z.object({}).strict(),
   command: z.object({ command: z.enum(['showLog', 'restartServer', 'pinSelection']) }),
 };
 
@@ -50,6 +51,8 @@ export interface ViewHost {
   readonly refresh: () => void;
   /** The sidebar: back from the memories a CodeLens or hover named to following the editor. */
   readonly followEditor?: () => void;
+  /** The sidebar: what the file's top CodeLens counts, as clicking it shows. */
+  readonly showFileMemories?: () => void;
   readonly openTimeline: (focus: { sessionId?: string; tab?: TimelineTab }) => void;
 }
 
@@ -134,6 +137,10 @@ export class ViewCallAnswerer {
       },
       follow: async () => {
         host.followEditor?.();
+        return null;
+      },
+      showFileMemories: async () => {
+        host.showFileMemories?.();
         return null;
       },
       command: async ({ command }) => {

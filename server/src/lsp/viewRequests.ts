@@ -11,7 +11,7 @@ import { ActionRefusal, UnknownMemoryError } from '../actions/errors';
 import { pinMemory } from '../actions/pin';
 import { shareMemoryWithTeam, unshareMemoryFromTeam } from '../actions/share';
 import { archive, forget, restore } from '../actions/status';
-import { governingConstraints } from '../constraints/governing';
+import { keptGoverningConstraints } from '../constraints/governing';
 import type { Memory } from '../memory/types';
 import type { Project } from '../project';
 import { TeamFileError } from '../team/shareMemory';
@@ -52,6 +52,11 @@ import { viewMemory } from './viewMemory';
 
 const PANEL_MEMORIES = 10;
 const PANEL_SESSIONS = 5;
+/**
+ * Constraints the panel lists besides those at the cursor: at 1,000,000 memories a busy file has
+ * ~1,200, ~900 KB of cards every time the cursor moved, for a list no one reads to the end.
+ */
+const PANEL_OTHER_CONSTRAINTS = 20;
 const SESSIONS_MAX = 200;
 /** How often to look for memory changes to announce (writes by this server or any other process). */
 
@@ -142,16 +147,20 @@ export function registerViewRequests(connection: Connection, deps: ViewRequestDe
     const symbol = document && line !== undefined && line < document.lineCount ? await deps.declarations.symbolAt(document, file.path, line) : null;
     const live = deps.anchors.liveAnchors(params.uri);
 
-    const constraints: PanelConstraint[] = governingConstraints(project.store, file.path).map((memory) => panelConstraint(memory, governsLine(memory, line, symbol, live), live));
-    constraints.sort((a, b) => Number(b.atCursor) - Number(a.atCursor));
-    const shown = new Set(constraints.map((c) => c.memory.id));
+    const governing = keptGoverningConstraints(project.store, file.path);
+    const atCursor = governing.filter((memory) => governsLine(memory, line, symbol, live));
+    const others = governing.filter((memory) => !atCursor.includes(memory));
+    const listed = others.slice(0, PANEL_OTHER_CONSTRAINTS);
+    const constraints: PanelConstraint[] = [...atCursor.map((memory) => panelConstraint(memory, true, live)), ...listed.map((memory) => panelConstraint(memory, false, live))];
+    // Recall leaves out every constraint of the file, listed or not: they are the panel's other section.
+    const leaveOut = new Set(governing.map((c) => c.id));
 
     const openFiles = (params.openUris ?? []).flatMap((u) => {
       const open = deps.projects.fileFor(u);
       return open && open.project === project && open.path !== file.path ? [open.path] : [];
     });
     const recallAt = (at: number | undefined) =>
-      answerRecall(project, { file: file.path, line: at, symbol: symbol ?? undefined, openFiles, limit: PANEL_MEMORIES + shown.size }, document ? document.getText() : undefined);
+      answerRecall(project, { file: file.path, line: at, symbol: symbol ?? undefined, openFiles, leaveOut, limit: PANEL_MEMORIES }, document ? document.getText() : undefined);
     let answer;
     try {
       answer = await recallAt(line);
@@ -160,12 +169,9 @@ export function registerViewRequests(connection: Connection, deps: ViewRequestDe
       if (!(error instanceof RecallInputError)) throw error;
       answer = await recallAt(undefined);
     }
-    const memories = answer.results
-      .filter((r) => !shown.has(r.memory.id))
-      .slice(0, PANEL_MEMORIES)
-      .map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
+    const memories = answer.results.map((r) => ({ memory: viewMemory(r.memory), score: r.score, explanation: r.explanation }));
     const sessions = project.timeline.sessionsTouching(file.path, PANEL_SESSIONS);
-    return { projectRoot: project.root, path: file.path, symbol: symbol ?? answer.symbol, constraints, memories, sessions };
+    return { projectRoot: project.root, path: file.path, symbol: symbol ?? answer.symbol, constraints, moreConstraints: others.length - listed.length, memories, sessions };
   });
 
   connection.onRequest(MemorySelectionRequest.type, (raw): MemorySelection | null => {

@@ -17,6 +17,8 @@ export interface RecallQuery {
   readonly openFiles?: readonly string[];
   /** An agent session: what it was already given is left out. */
   readonly sessionId?: string;
+  /** Memories the caller shows already (the memory panel's constraints): left out, not counted against `limit`. */
+  readonly leaveOut?: ReadonlySet<string>;
   /** Fit the results into this many tokens (hard-pinned constraints of the file always included). */
   readonly budget?: number;
   readonly limit: number;
@@ -64,10 +66,11 @@ export async function answerRecall(project: Project, query: RecallQuery, text?: 
     }
   }
   const alreadyGiven = query.sessionId ? project.injections.givenTo(query.sessionId) : undefined;
+  const exclude = query.leaveOut && alreadyGiven ? new Set([...alreadyGiven, ...query.leaveOut]) : (query.leaveOut ?? alreadyGiven);
   const results = recall(
     project.store,
     { query: query.query, file: query.file, line: query.line, lineText, symbol: symbol ?? undefined, openFiles: query.openFiles, kinds: query.kinds, includeArchived: query.includeArchived, limit: query.limit },
-    { weights: project.recallWeights, usage: project.usage, exclude: alreadyGiven, ...tuning },
+    { weights: project.recallWeights, usage: project.usage, exclude, ...tuning },
   );
   let context: AssembledContext | null = null;
   if (query.budget !== undefined) {

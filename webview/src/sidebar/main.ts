@@ -126,6 +126,13 @@ function placeHeader(projectRoot: string, path: string, symbol: string | null): 
   return h('header', { class: 'place', tabindex: -1, 'data-focus': 'place' }, h('div', { class: 'path', title: `${projectRoot}/${path}` }, path), symbol ? h('div', { class: 'symbol' }, symbol) : null);
 }
 
+/** The constraints the panel does not list, and the way to see them all (as the file's top CodeLens shows them). */
+function moreConstraints(count: number): HTMLElement {
+  const all = h(Tags.button, { appearance: 'secondary', 'data-focus': 'all-constraints' }, 'Show all');
+  all.addEventListener('click', () => channel.call('showFileMemories', {}).catch((error: Error) => host.report(error.message, 'error')));
+  return h('div', { class: 'more' }, h('p', { class: 'muted' }, `${plural(count, 'more constraint', 'more constraints')} ${count === 1 ? 'applies' : 'apply'} to this file.`), h('div', { class: 'actions' }, all));
+}
+
 function readyPanel(panel: MemoryPanel): HTMLElement[] {
   const where = placeHeader(panel.projectRoot, panel.path, panel.symbol);
   const constraints = panel.constraints.length
@@ -134,9 +141,10 @@ function readyPanel(panel: MemoryPanel): HTMLElement[] {
   const memories = panel.memories.length
     ? h('div', { class: 'cards' }, ...panel.memories.map((m) => memoryCard(m.memory, { projectRoot: panel.projectRoot, score: m }, host)))
     : h('p', { class: 'muted' }, 'Nothing else is remembered about this file yet. Engram records every save and every agent edit here, and what agents decide about it.');
+  const more = panel.moreConstraints ? moreConstraints(panel.moreConstraints) : null;
   return [
     where,
-    section('constraints', 'Constraints that apply here', panel.constraints.length, constraints),
+    section('constraints', 'Constraints that apply here', panel.constraints.length + panel.moreConstraints, constraints, more),
     section('memories', 'Relevant memories', panel.memories.length, memories),
     sessionsSection(panel),
   ];
