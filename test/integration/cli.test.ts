@@ -127,7 +127,7 @@ describe('the engram CLI', () => {
       // Into an empty store the secondary indexes were built after the rows: all there again.
       assert.deepEqual(project.deferredIndexes.pending(), []);
       const indexes = (project.store as unknown as { db: import('better-sqlite3').Database }).db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'memor%'").pluck().all();
-      for (const name of ['memories_eviction', 'memories_kind_status', 'memories_session', 'memories_status_updated', 'memories_updated', 'memory_files_path', 'memory_symbols_symbol']) assert.ok(indexes.includes(name), name);
+      for (const name of ['memories_eviction', 'memories_kind_status', 'memories_session', 'memories_session_activity', 'memories_status_updated', 'memories_updated', 'memory_files_path', 'memory_symbols_symbol']) assert.ok(indexes.includes(name), name);
     } finally {
       project.close();
     }

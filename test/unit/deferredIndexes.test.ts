@@ -20,13 +20,13 @@ describe('indexes a bulk load builds after its rows (schema v11)', () => {
       const db = dbOf(project);
       const before = indexSql(db);
       const deferred = project.deferredIndexes.deferIfEmpty();
-      assert.equal(deferred, 7);
-      assert.deepEqual(project.deferredIndexes.pending(), ['memories_eviction', 'memories_kind_status', 'memories_session', 'memories_status_updated', 'memories_updated', 'memory_files_path', 'memory_symbols_symbol']);
+      assert.equal(deferred, 8);
+      assert.deepEqual(project.deferredIndexes.pending(), ['memories_eviction', 'memories_kind_status', 'memories_session', 'memories_session_activity', 'memories_status_updated', 'memories_updated', 'memory_files_path', 'memory_symbols_symbol']);
       assert.ok(indexSql(db).some((sql) => sql.startsWith('CREATE UNIQUE INDEX memories_source_ref')), 'a unique index stays: it rejects duplicates');
       project.store.add({ kind: 'fact', title: 'Pool size is 8', source: 'user', files: ['src/pool.ts'], symbols: ['Pool'] });
       assert.equal(project.store.forFile('src/pool.ts', 10).length, 1, 'the store works without them');
       assert.deepEqual(project.team.marked(), [], 'a partial index stays, and the query that names it works');
-      assert.equal(project.deferredIndexes.rebuild(), 7);
+      assert.equal(project.deferredIndexes.rebuild(), 8);
       assert.deepEqual(indexSql(db), before);
       assert.deepEqual(project.deferredIndexes.pending(), []);
       assert.equal(project.deferredIndexes.rebuild(), 0);
@@ -58,8 +58,8 @@ describe('indexes a bulk load builds after its rows (schema v11)', () => {
     const server = openProject(root, env);
     const other = openProject(root, env);
     try {
-      assert.equal(other.deferredIndexes.pending().length, 7, 'the note survives the process');
-      assert.equal(server.deferredIndexes.rebuild(), 7);
+      assert.equal(other.deferredIndexes.pending().length, 8, 'the note survives the process');
+      assert.equal(server.deferredIndexes.rebuild(), 8);
       assert.equal(other.deferredIndexes.rebuild(), 0, 'built once');
       assert.deepEqual(indexSql(dbOf(other)), before);
     } finally {

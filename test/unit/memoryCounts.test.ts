@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { openDatabase } from '../../server/src/store/database';
+import { SCHEMA_VERSION } from '../../server/src/store/migrations';
 import { MemoryStore, type MemoryCounts } from '../../server/src/store/memoryStore';
 import { tempDir } from '../support/tempDirs';
 
@@ -74,14 +75,14 @@ describe('memory counts', () => {
       const store = new MemoryStore(db);
       for (let i = 0; i < 25; i++) store.add({ kind: i % 2 ? 'decision' : 'note', title: `m${i}`, source: 'user', pin: i % 5 === 0 ? 'soft' : 'none' }, 1000 + i);
       db.prepare("UPDATE memories SET status = 'archived' WHERE title = 'm3'").run();
-      // As schema 16 left it: no table, no triggers.
-      db.exec('DROP TRIGGER memories_counts_insert; DROP TRIGGER memories_counts_delete; DROP TRIGGER memories_counts_update; DROP TABLE memory_counts;');
+      // As schema 16 left it: no table, no triggers (nor schema 18's index).
+      db.exec('DROP TRIGGER memories_counts_insert; DROP TRIGGER memories_counts_delete; DROP TRIGGER memories_counts_update; DROP TABLE memory_counts; DROP INDEX memories_session_activity;');
       db.pragma('user_version = 16');
       db.close();
     }
     const { db, infos } = openDatabase(file);
     try {
-      assert.match(infos.join('\n'), /before migrating from schema 16 to 17/);
+      assert.match(infos.join('\n'), new RegExp(`before migrating from schema 16 to ${SCHEMA_VERSION}`));
       const store = new MemoryStore(db);
       assertCounts(store, db, 'after the migration');
       assert.equal(store.counts().total, 25);

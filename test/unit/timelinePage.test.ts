@@ -76,6 +76,24 @@ describe('timeline pages', () => {
     { symbol: 'Cart.add', kinds: ['decision', 'diff'] },
   ];
 
+  it('lists agent sessions by their last change, with their memories that are not forgotten', () => {
+    const forgotten = all.find((m) => m.sessionId === 's0')!;
+    store.update({ ...forgotten, status: 'forgotten', updatedAt: 9_000_000 });
+    const now = memories.map((m) => store.get(m.id)!);
+    const bySession = new Map<string, { memories: number; lastAt: number }>();
+    for (const m of now) {
+      if (!m.sessionId) continue;
+      const s = bySession.get(m.sessionId) ?? { memories: 0, lastAt: 0 };
+      bySession.set(m.sessionId, { memories: s.memories + (m.status === 'forgotten' ? 0 : 1), lastAt: Math.max(s.lastAt, m.updatedAt) });
+    }
+    const expectedSessions = [...bySession].sort(([, a], [, b]) => b.lastAt - a.lastAt).slice(0, 5);
+    const listed = timeline.agentSessions(5);
+    assert.deepEqual(listed.map((s) => [s.id, s.memories, s.lastAt]), expectedSessions.map(([id, s]) => [id, s.memories, s.lastAt]));
+    assert.equal(listed[0]!.id, 's0', 'a forgotten memory still dates its session');
+    assert.equal(timeline.agentSessions(100).length, bySession.size);
+    store.update({ ...store.get(forgotten.id)!, status: 'active', updatedAt: forgotten.updatedAt });
+  });
+
   it('reads the same pages, whichever way, as a filter of every memory would, page after page', () => {
     for (const filter of queries) {
       for (const statuses of [['active'], ['active', 'archived']] as const) {

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { MemoryKind, MemorySource, MemoryStatus } from '../memory/types';
+import { MEMORY_STATUSES, type MemoryKind, type MemorySource, type MemoryStatus } from '../memory/types';
 import type { SqliteDatabase } from './database';
 
 /** Which memories a timeline page holds; absent fields do not narrow it. */
@@ -115,7 +115,7 @@ function prepare(db: SqliteDatabase): Statements {
       ORDER BY m.updated_at DESC, m.rowid DESC
       LIMIT @limit`),
     // Each a plain index range that stops at @cap (an OR of two ranges gathers every match first).
-    sessionHits: db.prepare('SELECT rowid FROM memories INDEXED BY memories_session WHERE session_id = @sessionId LIMIT @cap').pluck(),
+    sessionHits: db.prepare('SELECT rowid FROM memories WHERE session_id = @sessionId LIMIT @cap').pluck(),
     symbolHits: db.prepare('SELECT memory_rowid FROM memory_symbols WHERE symbol = @symbol LIMIT @cap').pluck(),
     memberHits: db.prepare('SELECT memory_rowid FROM memory_symbols WHERE symbol > @symbolPrefix AND symbol < @symbolPrefix || char(1114111) LIMIT @cap').pluck(),
     fileHits: db.prepare('SELECT memory_rowid FROM memory_files WHERE path = @path LIMIT @cap').pluck(),
@@ -130,18 +130,24 @@ function prepare(db: SqliteDatabase): Statements {
       WHERE c.at >= @from AND c.at < @to AND (@sessionId IS NULL OR c.session_id = @sessionId)
       ORDER BY c.at DESC, c.id DESC`),
     sessionsById: db.prepare(`SELECT id, agent, title, started_at AS startedAt FROM sessions WHERE id IN (SELECT value FROM json_each(@ids))`),
-    agentSessions: db.prepare(`WITH ids(id) AS (
+    // Index entries only (memories_session_activity: session, status, last change): the sessions seen in
+    // memories one seek each, then each one's count and last change; no memory's row is read.
+    agentSessions: db.prepare(`WITH RECURSIVE seen(id) AS (
+        SELECT (SELECT min(session_id) FROM memories WHERE session_id IS NOT NULL)
+        UNION ALL SELECT (SELECT min(session_id) FROM memories WHERE session_id > seen.id) FROM seen WHERE seen.id IS NOT NULL
+      ),
+      ids(id) AS (
         SELECT id FROM sessions
         UNION SELECT session_id FROM injections
-        UNION SELECT session_id FROM memories WHERE session_id IS NOT NULL
+        UNION SELECT id FROM seen WHERE id IS NOT NULL
       )
       SELECT ids.id AS id, s.agent AS agent, s.title AS title, s.started_at AS startedAt, s.ended_at AS endedAt,
-        (SELECT count(*) FROM memories m WHERE m.session_id = ids.id AND m.status != 'forgotten') AS memories,
+        (SELECT count(*) FROM memories m WHERE m.session_id = ids.id AND m.status IN ('active', 'archived')) AS memories,
         (SELECT count(DISTINCT i.memory_id) FROM injections i WHERE i.session_id = ids.id) AS given,
         (SELECT coalesce(sum(i.tokens), 0) FROM injections i WHERE i.session_id = ids.id) AS tokens,
         max(coalesce(s.ended_at, 0), coalesce(s.started_at, 0),
           coalesce((SELECT max(i.created_at) FROM injections i WHERE i.session_id = ids.id), 0),
-          coalesce((SELECT max(m.updated_at) FROM memories m WHERE m.session_id = ids.id), 0),
+          ${MEMORY_STATUSES.map((status) => `coalesce((SELECT max(m.updated_at) FROM memories m WHERE m.session_id = ids.id AND m.status = '${status}'), 0)`).join(',\n          ')},
           coalesce((SELECT max(c.at) FROM compactions c WHERE c.session_id = ids.id), 0)) AS lastAt
       FROM ids LEFT JOIN sessions s ON s.id = ids.id
       ORDER BY lastAt DESC

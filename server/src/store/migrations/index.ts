@@ -15,6 +15,7 @@ import * as redactionSweep from './014-redaction-sweep';
 import * as hubOutbox from './015-hub-outbox';
 import * as teamMarkIndex from './016-team-mark-index';
 import * as memoryCounts from './017-memory-counts';
+import * as sessionIndex from './018-session-index';
 
 export interface Migration {
   /** The schema version this migration produces. */
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, sql: hubOutbox.sql },
   { version: 16, sql: teamMarkIndex.sql },
   { version: 17, sql: memoryCounts.sql },
+  { version: 18, sql: sessionIndex.sql },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
