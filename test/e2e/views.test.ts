@@ -374,4 +374,25 @@ describe('the Engram memory panel and timeline in a real VS Code', { timeout: 60
       for (const name of README_SCREENSHOTS) copyFileSync(path.join(REPO_ROOT, 'test-output', 'screenshots', `${name}.png`), path.join(docs, `${name}.png`));
     }
   });
+
+  it('lists the first 20 constraints of a file with many, counts the rest, and shows them all on "Show all"', async () => {
+    const page = workbench.page;
+    // Rules of src/pool.ts written by another process (a hook, the CLI), as a busy project has them.
+    const project = openProject(demoDir, { ...process.env, ENGRAM_HOME: engramHome });
+    try {
+      for (let i = 1; i <= 23; i++) project.store.add({ kind: 'constraint', title: `Pool rule ${i}`, source: 'user', files: ['src/pool.ts'] }, Date.now() - 60_000 + i);
+    } finally {
+      project.close();
+    }
+    await openFile(page, 'src/pool.ts');
+    await showSidebar(page);
+    const more = await viewText(page, SIDEBAR, /3 more constraints apply to this file/);
+    assert.match(more, /Constraints that apply here\s*23/i);
+    const cardTitles = async () => (await webviewFrame(page, SIDEBAR)).locator('article.memory-card h3.title').allInnerTexts();
+    const listed = (await cardTitles()).filter((t) => t.startsWith('Pool rule'));
+    assert.deepEqual(listed, Array.from({ length: 20 }, (_, i) => `Pool rule ${i + 1}`));
+    await (await webviewFrame(page, SIDEBAR)).locator('[data-focus="all-constraints"]').click();
+    await viewText(page, SIDEBAR, /Showing \d+ memories from the memory panel · Show all for this file/);
+    await eventually('every rule of the file', async () => ((await cardTitles()).filter((t) => t.startsWith('Pool rule')).length === 23 ? true : undefined));
+  });
 });
