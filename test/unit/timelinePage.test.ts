@@ -11,7 +11,7 @@ import { tempDir } from '../support/tempDirs';
  * Enough memories that a filter names more than the timeline reads by rowid (5,000), so both ways
  * a page is read — the walk down the updated_at index and the sort of the named few — are asked.
  */
-const MEMORIES = 6_400;
+const MEMORIES = 7_500;
 const FILES = ['src/a.ts', 'src/b.ts', 'src/lib/c.ts', 'docs/d.md'];
 const SYMBOLS = ['Cart', 'Cart.add', 'Cart.remove', 'total', 'Cartography'];
 
@@ -24,8 +24,8 @@ function memoryOf(i: number): NewMemory {
     // Sessions of ~200 memories, in time order as an agent makes them; one session takes most of the rest.
     sessionId: i % 2 === 0 ? `s${Math.floor(i / 400)}` : i % 7 === 0 ? 'big' : null,
     pin: anchored ? 'hard' : 'none',
-    // src/a.ts on most memories (past 5,000): a filter the walk answers.
-    files: i % 10 === 9 ? [] : i % 13 === 0 ? [FILES[2]!, FILES[3]!] : [FILES[i % 4 === 0 ? 1 : 0]!],
+    // src/a.ts on most memories (past 5,000): a filter the walk answers, as it finds the file's sessions.
+    files: i % 10 === 9 ? [] : i % 13 === 0 ? [FILES[2]!, FILES[3]!] : [FILES[i % 8 === 0 ? 1 : 0]!],
     symbols: i % 11 === 0 ? [SYMBOLS[i % 5]!] : i % 17 === 0 ? [SYMBOLS[1]!, SYMBOLS[2]!] : [],
     anchor: anchored ? { path: FILES[3]!, range: { startLine: 1, startCharacter: 0, endLine: 2, endCharacter: 0 }, contentHash: 'h', contextBefore: '', contextAfter: '' } : null,
   };
@@ -91,6 +91,33 @@ describe('timeline pages', () => {
     assert.deepEqual(listed.map((s) => [s.id, s.memories, s.lastAt]), expectedSessions.map(([id, s]) => [id, s.memories, s.lastAt]));
     assert.equal(listed[0]!.id, 's0', 'a forgotten memory still dates its session');
     assert.equal(timeline.agentSessions(100).length, bySession.size);
+    store.update({ ...store.get(forgotten.id)!, status: 'active', updatedAt: forgotten.updatedAt });
+  });
+
+  it('lists the agent sessions that touched a file, by their last change there, whichever way they are found', () => {
+    const touching = (file: string) => {
+      const bySession = new Map<string, { memories: number; lastAt: number }>();
+      for (const m of memories.map((x) => store.get(x.id)!)) {
+        if (!m.sessionId || m.status === 'forgotten' || !(m.files.includes(file) || m.anchor?.path === file)) continue;
+        const s = bySession.get(m.sessionId) ?? { memories: 0, lastAt: 0 };
+        bySession.set(m.sessionId, { memories: s.memories + 1, lastAt: Math.max(s.lastAt, m.updatedAt) });
+      }
+      return [...bySession].map(([id, s]) => ({ id, ...s })).sort((a, b) => b.lastAt - a.lastAt || a.id.localeCompare(b.id));
+    };
+    const sorted = (rows: readonly { id: string; memories: number; lastAt: number }[]) => rows.map(({ id, memories: n, lastAt }) => ({ id, memories: n, lastAt })).sort((a, b) => b.lastAt - a.lastAt || a.id.localeCompare(b.id));
+    // A forgotten memory, the newest of all, neither dates nor counts its session.
+    const forgotten = memories.find((m) => m.sessionId === 's7' && m.files.includes('src/a.ts'))!;
+    store.update({ ...forgotten, status: 'forgotten', updatedAt: 9_500_000 });
+    // src/a.ts has more than 5,000 memories (walked newest first), docs/d.md a few hundred (grouped).
+    for (const file of ['src/a.ts', 'docs/d.md', 'src/lib/c.ts']) {
+      const all = touching(file);
+      assert.ok(all.length > 3, file);
+      assert.deepEqual(sorted(timeline.sessionsTouching(file, 100)), all, file);
+      const first = timeline.sessionsTouching(file, 3);
+      assert.deepEqual(first.map((s) => s.lastAt), all.slice(0, 3).map((s) => s.lastAt), `${file}: the 3 most recent`);
+      assert.ok(first.every((s) => all.some((a) => a.id === s.id && a.memories === s.memories)), file);
+    }
+    assert.deepEqual(timeline.sessionsTouching('nowhere.ts', 5), []);
     store.update({ ...store.get(forgotten.id)!, status: 'active', updatedAt: forgotten.updatedAt });
   });
 

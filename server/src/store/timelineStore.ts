@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { MEMORY_STATUSES, type MemoryKind, type MemorySource, type MemoryStatus } from '../memory/types';
 import type { SqliteDatabase } from './database';
+import { FileSessions } from './fileSessions';
 
 /** Which memories a timeline page holds; absent fields do not narrow it. */
 export interface TimelineQuery {
@@ -70,7 +71,6 @@ interface Statements {
   readonly sessionsById: Statement;
   readonly agentSessions: Statement;
   readonly compactionsOf: Statement;
-  readonly sessionsTouching: Statement;
   readonly stamp: Statement;
 }
 
@@ -157,14 +157,6 @@ function prepare(db: SqliteDatabase): Statements {
           WHERE i.session_id = c.session_id AND i.event = 'session-start' AND i.created_at >= c.at
             AND i.created_at < coalesce((SELECT min(n.at) FROM compactions n WHERE n.session_id = c.session_id AND n.at > c.at), @top)) AS carriedOver
       FROM compactions c WHERE c.session_id = @sessionId ORDER BY c.at`),
-    sessionsTouching: db.prepare(`SELECT m.session_id AS id, s.agent AS agent, s.title AS title, s.started_at AS startedAt,
-        count(*) AS memories, max(m.updated_at) AS lastAt
-      FROM memories m LEFT JOIN sessions s ON s.id = m.session_id
-      WHERE m.session_id IS NOT NULL AND m.status != 'forgotten'
-        AND (m.rowid IN (SELECT memory_rowid FROM memory_files WHERE path = @path) OR m.rowid IN (SELECT memory_rowid FROM anchors WHERE path = @path))
-      GROUP BY m.session_id
-      ORDER BY lastAt DESC
-      LIMIT @limit`),
     // Index-only reads: the newest row and the latest update.
     stamp: db.prepare('SELECT (SELECT max(rowid) FROM memories) AS lastRowid, (SELECT max(updated_at) FROM memories) AS lastUpdate'),
   };
@@ -177,6 +169,7 @@ function prepare(db: SqliteDatabase): Statements {
  */
 export class TimelineStore {
   private prepared: Statements | undefined;
+  private fileSessions: FileSessions | undefined;
 
   constructor(private readonly db: SqliteDatabase) {}
 
@@ -252,7 +245,8 @@ export class TimelineStore {
 
   /** Agent sessions that made memories about a file, most recent first. */
   sessionsTouching(path: string, limit: number): SessionTouchRow[] {
-    return this.statements.sessionsTouching.all({ path, limit }) as SessionTouchRow[];
+    this.fileSessions ??= new FileSessions(this.db);
+    return this.fileSessions.of(path, limit);
   }
 
   /**
