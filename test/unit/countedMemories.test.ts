@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { countedMemoryIds, declarationConstraints, declarationCounts, fileCounts } from '../../server/src/lsp/countedMemories';
 import { openDatabase } from '../../server/src/store/database';
+import { MEMORY_SELECTION_MAX } from '../../contracts/viewProtocol';
 import { MemoryStore } from '../../server/src/store/memoryStore';
 import { tempDir } from '../support/tempDirs';
 
@@ -10,7 +11,8 @@ const FILE = 'src/orders.ts';
 
 /** A file with a rule over it, a rule of one declaration, a rule candidate and memories of the file and its declarations. */
 function orders() {
-  const store = new MemoryStore(openDatabase(path.join(tempDir(), 'memory.db')).db, undefined, { resident: true });
+  const db = openDatabase(path.join(tempDir(), 'memory.db')).db;
+  const store = new MemoryStore(db, undefined, { resident: true });
   const add = (title: string, at: number, fields: object) => store.add({ kind: 'note', title, source: 'user', files: [FILE], ...fields }, at).id;
   const ids = {
     fileRule: add('Orders are never deleted.', 1_000, { kind: 'constraint', pin: 'soft' }),
@@ -22,7 +24,7 @@ function orders() {
     fileNote: add('Orders are kept for seven years.', 5_000, {}),
     elsewhere: store.add({ kind: 'note', title: 'Not this file.', source: 'user', files: ['src/cart.ts'], symbols: ['cancel'] }, 6_000).id,
   };
-  return { store, ids };
+  return { store, ids, db };
 }
 
 describe('what a CodeLens counts, and what its click shows', () => {
@@ -52,5 +54,15 @@ describe('what a CodeLens counts, and what its click shows', () => {
     store.update({ ...store.get(ids.newCancel)!, status: 'archived', updatedAt: 8_000 });
     assert.equal(fileCounts(store, FILE).memories, 3);
     assert.deepEqual([...declarationCounts(store, FILE, ['cancel', 'total'])], [['cancel', 1], ['total', 1]]);
+  });
+
+  it('keeps room for the newest memories when the rules alone would fill a selection', () => {
+    const { store, ids, db } = orders();
+    db.transaction(() => {
+      for (let i = 0; i < MEMORY_SELECTION_MAX; i++) store.add({ kind: 'constraint', title: `Rule ${i}`, source: 'user', files: [FILE] }, 10_000 + i);
+    })();
+    const file = countedMemoryIds(store, FILE, { of: 'file' });
+    assert.equal(file.length, MEMORY_SELECTION_MAX);
+    assert.deepEqual(file.slice(-4), [ids.fileNote, ids.newCancel, ids.total, ids.oldCancel]);
   });
 });

@@ -3,6 +3,7 @@ import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory, MemoryId } from '../memory/types';
 import type { MemoryStore } from '../store/memoryStore';
 import type { CountedMemories } from '../../../contracts/protocol';
+import { MEMORY_SELECTION_MAX } from '../../../contracts/viewProtocol';
 import { editorMemoryCache } from './editorMemoryCache';
 
 /** The newest memories a clicked CodeLens shows (its counts are exact). */
@@ -41,11 +42,13 @@ export function declarationCounts(store: MemoryStore, path: string, names: reado
   return editorMemoryCache(store).get(`counts:${path}:${names.join('\n')}`, () => new Map([...store.symbolMemoryTally(path, names, 0)].map(([name, { count }]) => [name, count])));
 }
 
-/** The memories a CodeLens counts, as its click shows them: constraints first, then the newest others. */
+/** The memories a CodeLens counts, as its click shows them: constraints first, then the newest others, within MEMORY_SELECTION_MAX. */
 export function countedMemoryIds(store: MemoryStore, path: string, counted: CountedMemories): MemoryId[] {
   const counts = fileCounts(store, path);
   if (counted.of === 'file') {
-    return [...counts.constraints, ...counts.candidates].map((c) => c.id).concat(store.fileMemoryTally(path, FILE_MEMORIES).recentIds);
+    const recent = store.fileMemoryTally(path, FILE_MEMORIES).recentIds;
+    // A busy file's rules alone can fill a selection (~1,200 at 1,000,000 memories): its newest memories keep their room.
+    return [...counts.constraints, ...counts.candidates].slice(0, MEMORY_SELECTION_MAX - recent.length).map((c) => c.id).concat(recent);
   }
   const ofDeclaration = store.symbolMemoryTally(path, [counted.name], DECLARATION_MEMORIES).get(counted.name)?.ids ?? [];
   return declarationConstraints(counts, counted.name).map((c) => c.id).concat(ofDeclaration);
