@@ -296,6 +296,26 @@ describe('the memory panel and timeline requests, through the memory server', ()
     const all = (await request<MemorySelection>('engram/memorySelection', { uri: uri(), counted: { of: 'file' } }))!;
     assert.deepEqual(new Set(all.constraints.map((c) => c.memory.id)), governing);
   });
+
+  it('writes out five constraints in a hover and links to the rest', async () => {
+    const writer = openProject(root, env);
+    const added: string[] = [];
+    try {
+      for (let i = 0; i < 7; i++) added.push(writer.store.add({ kind: 'constraint', title: `Query rule ${i}`, source: 'user', files: ['src/db.ts'], symbols: ['query'] }, Date.now() + 100 + i).id);
+    } finally {
+      writer.close();
+    }
+    const shown = await eventually('the hover with the new rules', async () => {
+      const value = (await hover(7))?.contents.value;
+      return value?.includes('more constraints apply here') ? value : undefined;
+    });
+    // The hard pin first, then the oldest: four of the seven new rules.
+    assert.ok(shown.includes('All SQL goes through query') && shown.indexOf('All SQL goes through query') < shown.indexOf('Query rule 0'), shown);
+    assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((i) => shown.includes(`Query rule ${i}`)), [true, true, true, true, false, false, false]);
+    const link = /3 more constraints apply here · \[Open them in panel\]\(command:engram\.showMemories\?([^)]+)\)/.exec(shown);
+    assert.ok(link, shown);
+    assert.deepEqual(JSON.parse(decodeURIComponent(link[1]!)), [uri(), added.slice(4), 'the hover on line 8']);
+  });
 });
 
 describe('the timeline over 100,000 memories', { timeout: 180_000 }, () => {

@@ -7,6 +7,7 @@ import type { Memory } from '../memory/types';
 import { recall } from '../recall/recall';
 import { isRuleCandidate } from '../memory/ruleCandidate';
 import { Commands } from '../../../contracts/protocol';
+import { MEMORY_SELECTION_MAX } from '../../../contracts/viewProtocol';
 import { editorMemoryCache } from './editorMemoryCache';
 import { describeAge } from '../memory/age';
 import { constraintMarkdown, escapeMarkdown } from './constraintText';
@@ -15,6 +16,11 @@ import type { DocumentDeclarations } from './documentDeclarations';
 import type { ProjectRegistry } from './projectRegistry';
 
 const TOP_MEMORIES = 3;
+/**
+ * Constraints a hover writes out (hard pins first); the rest are named in one link to the panel.
+ * A busy declaration of 1,000,000 memories has dozens, a hover taller than the editor.
+ */
+const HOVER_CONSTRAINTS = 5;
 
 export interface HoverDeps {
   readonly projects: ProjectRegistry;
@@ -48,7 +54,8 @@ export async function prepareHover(deps: HoverDeps, document: TextDocument): Pro
 
 /**
  * Hover on code governed by constraints (pinned code under the cursor, or the symbol it is in):
- * each constraint with rule, scope, pin, age and origin, and links to open or unpin it; then the
+ * each constraint with rule, scope, pin, age and origin, and links to open or unpin it (the first
+ * five, then one link to the rest); then the
  * top three memories of the symbol under the cursor with their why. Constraints that apply to
  * the whole file, a glob or the project show in the file's CodeLens, not on every line.
  */
@@ -74,12 +81,17 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
   if (!governing.length && !memories.length) return null;
 
   const sections: string[] = [];
-  for (const constraint of governing) {
+  for (const constraint of governing.slice(0, HOVER_CONSTRAINTS)) {
     const actions = [commandLink('Open in panel', Commands.showMemories, [uri, [constraint.id], `the hover on line ${line + 1}`])];
     // Accepting pins it, as the panel's Accept and `engram pin` do (actions/pin.ts).
     if (isRuleCandidate(constraint)) actions.unshift(commandLink('Accept as a rule', Commands.acceptRule, [uri, constraint.id]));
     if (constraint.pin !== 'none') actions.push(commandLink('Unpin', Commands.unpin, [uri, constraint.id]));
     sections.push(`${constraintMarkdown(constraint, now)}\n\n${actions.join(' · ')}`);
+  }
+  const more = governing.slice(HOVER_CONSTRAINTS);
+  if (more.length) {
+    const ids = more.slice(0, MEMORY_SELECTION_MAX).map((c) => c.id);
+    sections.push(`${more.length === 1 ? '1 more constraint applies' : `${more.length} more constraints apply`} here · ${commandLink('Open them in panel', Commands.showMemories, [uri, ids, `the hover on line ${line + 1}`])}`);
   }
   if (memories.length) {
     sections.push([`**Engram · memories of \`${escapeMarkdown(symbol!)}\`**`, '', ...memories.map((r) => memoryLine(r.memory, uri, `the hover on ${symbol}`, now))].join('\n'));
