@@ -1,4 +1,4 @@
-import { governingConstraints } from '../constraints/governing';
+import { keptGoverningConstraints } from '../constraints/governing';
 import { globOf } from '../constraints/scope';
 import { isRuleCandidate } from '../memory/ruleCandidate';
 import type { Memory, MemoryKind } from '../memory/types';
@@ -32,7 +32,7 @@ export function currentEditor(project: Project, windowId: string | undefined, no
 /** Hard-pinned constraints that govern any of `files`, plus project-wide and glob ones. */
 function hardConstraintsFor(project: Project, files: readonly string[]): Memory[] {
   const found = new Map<string, Memory>();
-  for (const file of files) for (const c of governingConstraints(project.store, file)) if (c.pin === 'hard' && !c.anchor?.stale) found.set(c.id, c);
+  for (const file of files) for (const c of keptGoverningConstraints(project.store, file)) if (c.pin === 'hard' && !c.anchor?.stale) found.set(c.id, c);
   for (const c of project.store.untaggedConstraints()) if (c.pin === 'hard' && globOf(c) === null) found.set(c.id, c);
   return [...found.values()].sort(byPinThenAge);
 }

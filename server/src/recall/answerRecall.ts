@@ -1,7 +1,7 @@
 // fs.promises, not node:fs/promises: loaded when first used, not by every command that imports this.
 import { promises as fsPromises } from 'node:fs';
 import path from 'node:path';
-import { governingConstraints } from '../constraints/governing';
+import { keptGoverningConstraints } from '../constraints/governing';
 import type { MemoryKind } from '../memory/types';
 import type { Project } from '../project';
 import { symbolAt } from '../symbols';
@@ -74,7 +74,7 @@ export async function answerRecall(project: Project, query: RecallQuery, text?: 
   );
   let context: AssembledContext | null = null;
   if (query.budget !== undefined) {
-    const required = query.file ? governingConstraints(project.store, query.file).filter((c) => c.pin === 'hard') : [];
+    const required = query.file ? keptGoverningConstraints(project.store, query.file).filter((c) => c.pin === 'hard') : [];
     context = assembleContext(required, results, query.budget, { alreadyGiven });
   }
   return { results, symbol, context };

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { governingConstraints } from '../../constraints/governing';
+import { keptGoverningConstraints } from '../../constraints/governing';
 import { scopeOf } from '../../constraints/scope';
 import { isRuleCandidate } from '../../memory/ruleCandidate';
 import type { Memory } from '../../memory/types';
@@ -52,7 +52,7 @@ function symbolConstraints(project: Project, symbol: string): Memory[] {
 function applicable(project: Project, file: string | undefined, symbol: string | undefined, limit: number): Memory[] {
   let found: Memory[];
   if (file) {
-    found = governingConstraints(project.store, file);
+    found = [...keptGoverningConstraints(project.store, file)];
     if (symbol) found = found.filter((m) => !m.symbols.length || relatesTo(m, symbol));
   } else if (symbol) {
     found = symbolConstraints(project, symbol);
