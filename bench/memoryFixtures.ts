@@ -209,6 +209,14 @@ function kindFor(random: Random): MemoryKind {
   return 'note';
 }
 
+/** Agent sessions the generated memories come from. */
+export const FIXTURE_SESSIONS = 400;
+
+/** The id of the generator's `i`th agent session. */
+export function fixtureSessionId(i: number): string {
+  return `session-${String(i).padStart(4, '0')}-${(i * 2654435761).toString(16)}`;
+}
+
 export interface MemoryFixture {
   readonly files: readonly GeneratedFile[];
   /** Cumulative attention weights over `files`, for drawing a file the way memories do. */
@@ -226,7 +234,7 @@ export function generateMemoryFixture(options: { memories: number; files: number
   let total = 0;
   for (let rank = 0; rank < files.length; rank++) weights.push((total += 1 / (rank + 10)));
   const cumulative = weights.map((w) => w / total);
-  const sessions = Array.from({ length: 400 }, (_, i) => `session-${String(i).padStart(4, '0')}-${(i * 2654435761).toString(16)}`);
+  const sessions = Array.from({ length: FIXTURE_SESSIONS }, (_, i) => fixtureSessionId(i));
 
   function* memories(): Generator<Memory> {
     const random = seededRandom(options.seed + 1);

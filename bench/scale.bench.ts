@@ -10,7 +10,7 @@ import { RESIDENT_ROWS_MAX } from '../server/src/store/rowCaches';
 import { TEXT_INDEX_ROWS_MAX } from '../server/src/store/textIndex/residentTextIndex';
 import { startLsp, type LspSession } from '../test/support/lspClient';
 import { percentile } from './fixtures';
-import { generateRequests, hottestFile, type GeneratedRequest, type RecallMix } from './memoryFixtures';
+import { fixtureSessionId, generateRequests, hottestFile, type GeneratedRequest, type RecallMix } from './memoryFixtures';
 import type { GeneratedFile } from './projectFixtures';
 import { cachedStore, installStore, SCALE_SEED, type CachedStore } from './scaleFixtures';
 
@@ -158,10 +158,38 @@ async function benchServer(store: CachedStore, root: string, env: NodeJS.Process
     MIXES.forEach((mix, i) => line(`  engram/recall round trip, ${mix}`, `p50 ${p(samples.recall[i]!, 50)} ms   p99 ${p(samples.recall[i]!, 99)} ms`));
     line('hover round trip (in the mix)', `p50 ${p(samples.hover, 50)} ms   p99 ${p(samples.hover, 99)} ms   (target p50 ≤ 5 ms)`);
     line('CodeLens round trip (in the mix)', `p50 ${p(samples.lens, 50)} ms   p99 ${p(samples.lens, 99)} ms   (target p50 ≤ 5 ms)`);
+    await benchViews(lsp, root, file, methods[0]!);
     line('CodeLens after a memory of the file is written', `${(await lensesAfterWrites(root, env, file.path, methods[0]![0], lens)).map((ms) => ms.toFixed(0)).join(', ').padStart(7)} ms`);
   } finally {
     await lsp.close();
   }
+}
+
+/**
+ * The memory panel (it follows the cursor) and the timeline's pages and session list, over LSP as
+ * the extension asks them, at a method of the hottest file: each the median of a few.
+ */
+async function benchViews(lsp: LspSession, root: string, file: GeneratedFile, [symbol, span]: [string, { start: number }]): Promise<void> {
+  const uri = pathToFileURL(path.join(root, file.path)).href;
+  const timed = async (method: string, params: unknown, times: number): Promise<{ ms: number; kb: number }> => {
+    const samples: number[] = [];
+    let answer: unknown;
+    for (let n = 0; n < times; n++) {
+      const t = performance.now();
+      answer = await lsp.connection.sendRequest(method, params);
+      samples.push(performance.now() - t);
+    }
+    return { ms: percentile(samples, 50), kb: JSON.stringify(answer).length / 1024 };
+  };
+  const show = (name: string, { ms, kb }: { ms: number; kb: number }) => line(name, `p50 ${ms.toFixed(2).padStart(7)} ms   ${kb.toFixed(0).padStart(5)} KB`);
+  show('memory panel at a method of the hottest file', await timed('engram/memoryPanel', { uri, position: { line: span.start + 1, character: 4 } }, 20));
+  const page = (filter: object) => timed('engram/timelinePage', { projectRoot: root, filter, cursor: null, limit: 100 }, 10);
+  show('timeline page, no filter', await page({}));
+  show('timeline page of an agent session', await page({ sessionId: fixtureSessionId(3) }));
+  show('timeline page of a session with no memories', await page({ sessionId: 'no-such-session' }));
+  show(`timeline page of a symbol (${symbol})`, await page({ symbol }));
+  show('timeline page of the hottest file', await page({ path: file.path }));
+  show('timeline agent sessions (the filters\' list)', await timed('engram/agentSessions', { projectRoot: root }, 5));
 }
 
 /**
