@@ -229,7 +229,7 @@ describe('the engram CLI', () => {
     const doctor = await runEngram(['doctor', '--json'], { env, cwd: root });
     const check = (JSON.parse(doctor.stdout) as { checks: { name: string; warning?: boolean; detail: string }[] }).checks.find((c) => c.name === 'indexes');
     assert.equal(check?.warning, true, doctor.stdout);
-    assert.match(check!.detail, /7 indexes an interrupted `engram import` set aside .*memories_kind_status/);
+    assert.match(check!.detail, /8 indexes an interrupted `engram import` set aside .*memories_kind_status/);
     const file = path.join(tempDir(), 'one.jsonl');
     writeFileSync(file, '');
     const imported = await runEngram(['import', file, '--json'], { env, cwd: root });
