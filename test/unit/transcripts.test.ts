@@ -386,16 +386,14 @@ describe('following a transcript', () => {
     assert.equal(rest.nextState.byteOffset, whole.nextState.byteOffset);
   });
 
-  it('reads nothing, quickly, from a file that has not changed', async () => {
+  it('reads nothing from a file that has not changed', async () => {
     const file = copyOfSample();
     const { nextState } = await readTranscriptUpdates(file, null);
-    const started = performance.now();
     const again = await readTranscriptUpdates(file, nextState);
-    const elapsed = performance.now() - started;
     assert.deepEqual(again.records, []);
     assert.equal(again.unknown, 0);
+    // The same state, not a new one: nothing past it was read (a 50 ms bound said so before, and could fail at load).
     assert.equal(again.nextState, nextState);
-    assert.ok(elapsed < 50, `took ${elapsed} ms`);
   });
 
   it('reads a file again from the start when it shrank', async () => {
