@@ -134,13 +134,31 @@ describe("CodeLens's tallies of a file's memories (store/fileMemoryTally.ts)", (
     assertTallies(kept, otherDb, 'read per tally');
   });
 
-  it('are read per tally, after saying so once, when the states cannot be read', () => {
+  it('are built without their index, as an import into an empty store leaves it for a while', () => {
     const { db, otherDb, resident } = stores();
     fill(resident, 0, 50);
     otherDb.exec('DROP INDEX memories_status_updated');
-    const states = new ListingStates(db, new MemoryChangeLog(db), () => resident.generation());
+    const states = new ListingStates(db, new MemoryChangeLog(db), () => resident.generation(), { slice: 7 });
+    while (states.advance());
+    assert.ok(states.read());
+    assertTallies(new FileMemoryTallies(db, states), otherDb, 'built by a scan');
+  });
+
+  it('are read per tally, after saying so once, when the states cannot be read', () => {
+    const { db, otherDb, resident } = stores();
+    fill(resident, 0, 50);
+    let damaged = false;
+    const generation = () => {
+      if (damaged) throw new Error('database disk image is malformed');
+      return resident.generation();
+    };
+    const states = new ListingStates(db, new MemoryChangeLog(db), generation);
     assert.equal(states.advance(), 'building');
-    assert.throws(() => states.advance(), /memories_status_updated/);
+    damaged = true;
+    assert.equal(states.advance(), 'built', 'a build reads no generation');
+    fill(resident, 50, 1);
+    assert.throws(() => states.advance(), /malformed/);
+    damaged = false;
     assert.equal(states.advance(), null, 'once');
     assert.equal(states.read(), null);
     assertTallies(new FileMemoryTallies(db, states), otherDb, 'without the states');

@@ -63,7 +63,9 @@ export class ListingStates {
       listedAfter: () =>
         db
           .prepare(
-            `SELECT rowid, updated_at FROM memories INDEXED BY memories_status_updated
+            // The covering (status, updated_at) index, as the planner picks it: not INDEXED BY, which
+            // fails outright while an import into an empty store has set the index aside (deferredIndexes.ts).
+            `SELECT rowid, updated_at FROM memories
              WHERE status = 'active' AND (updated_at, rowid) > (@afterUpdated, @afterRowid) ORDER BY updated_at, rowid LIMIT @limit`,
           )
           .raw(),
