@@ -73,6 +73,8 @@ export class FileMemoryTallies {
     return {
       listed: inFile.filter(lookup.isListed),
       newest: (rowids, max) => {
+        // CodeLens counts (max 0); only a click asks for ids.
+        if (max <= 0) return [];
         const times = new Float64Array(rowids.length);
         for (let i = 0; i < rowids.length; i++) times[i] = lookup.updatedAt(rowids[i]!);
         // Last changed, then last added, first.
