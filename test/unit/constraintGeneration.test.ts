@@ -53,6 +53,18 @@ describe("the constraints' generation (what lists of constraints are kept for)",
     assert.deepEqual(keptGoverningConstraints(server, 'src/db.ts').map((c) => c.title), ['Keep the pool at ten', 'Every query has a timeout']);
   });
 
+  it('in a short command, reads no constraint until it sees a change, which it then takes as one', () => {
+    const { other: command, server } = stores();
+    const first = command.constraintGeneration();
+    server.add({ kind: 'note', title: 'A note', source: 'user' });
+    const second = command.constraintGeneration();
+    assert.notEqual(second, first, 'the constraints before it were not read: taken as changed');
+    server.add({ kind: 'note', title: 'Another note', source: 'user' });
+    assert.equal(command.constraintGeneration(), second, 'read since: a note is not a constraint');
+    server.add({ kind: 'constraint', title: 'No ORMs', source: 'user' });
+    assert.notEqual(command.constraintGeneration(), second);
+  });
+
   it('moves after more changes than it looks through', () => {
     const { server, other } = stores();
     const before = server.constraintGeneration();

@@ -16,14 +16,20 @@ export class ConstraintGeneration {
   /** The memories' generation last looked at; -1 before the first look. */
   private seen = -1;
   private value = 0;
-  /** Rowids of the constraints as of `seen`. */
-  private constraints = new Set<number>();
+  /** Rowids of the constraints as of `seen`; null when not read (a short command's first look). */
+  private constraints: Set<number> | null = null;
   private readonly statements;
 
+  /**
+   * `eager`: read the constraints at the first look (the memory server, which sees many writes).
+   * A short command (a hook, the CLI) reads them only if it sees a change: at 1,000,000 memories
+   * the read is ~5–10 ms (30,000 constraints), on every hook; until then a change counts as one.
+   */
   constructor(
-    db: SqliteDatabase,
+    private readonly db: SqliteDatabase,
     private readonly changeLog: MemoryChangeLog,
     private readonly generation: () => number,
+    private readonly eager: boolean,
   ) {
     this.statements = lazyStatements({
       all: () => db.prepare("SELECT rowid FROM memories WHERE kind = 'constraint'").pluck(),
@@ -32,17 +38,27 @@ export class ConstraintGeneration {
   }
 
   current(): number {
+    if (this.generation() === this.seen) return this.value;
+    // One read: a constraint deleted between the generation and the set read would never be seen.
+    return this.db.transaction(() => this.lookAgain())();
+  }
+
+  private lookAgain(): number {
     const now = this.generation();
     if (now === this.seen) return this.value;
-    const changed = this.seen < 0 ? null : this.changeLog.changedBetween(this.seen, now);
-    if (changed === null || changed.length > SYNC_ROWS_MAX) {
+    const first = this.seen < 0;
+    const changed = first ? null : this.changeLog.changedBetween(this.seen, now);
+    if (first && !this.eager) {
+      // Nothing to compare with yet, and maybe never (a command that ends first).
+    } else if (changed === null || changed.length > SYNC_ROWS_MAX || !this.constraints) {
       this.constraints = new Set(this.statements.all.all() as number[]);
-      this.value++;
+      if (!first) this.value++;
     } else {
+      const constraints = this.constraints;
       const nowConstraints = this.statements.among.all(JSON.stringify(changed)) as number[];
-      if (nowConstraints.length || changed.some((rowid) => this.constraints.has(rowid))) this.value++;
-      for (const rowid of changed) this.constraints.delete(rowid);
-      for (const rowid of nowConstraints) this.constraints.add(rowid);
+      if (nowConstraints.length || changed.some((rowid) => constraints.has(rowid))) this.value++;
+      for (const rowid of changed) constraints.delete(rowid);
+      for (const rowid of nowConstraints) constraints.add(rowid);
     }
     this.seen = now;
     return this.value;

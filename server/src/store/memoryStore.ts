@@ -65,7 +65,7 @@ export class MemoryStore {
     const changeLog = new MemoryChangeLog(db);
     this.reads = new RecallReads(db, changeLog, () => this.generation(), options.resident ?? false);
     this.listingStates = options.resident ? new ListingStates(db, changeLog, () => this.generation()) : null;
-    this.constraintChanges = new ConstraintGeneration(db, changeLog, () => this.generation());
+    this.constraintChanges = new ConstraintGeneration(db, changeLog, () => this.generation(), options.resident ?? false);
     this.tallies = new FileMemoryTallies(db, this.listingStates);
     this.writes = new MemoryWrites(db, redactor, (id) => this.get(id));
     this.imports = new MemoryImports(db, redactor, this.writes);
