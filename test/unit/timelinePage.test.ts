@@ -118,6 +118,12 @@ describe('timeline pages', () => {
       assert.ok(first.every((s) => all.some((a) => a.id === s.id && a.memories === s.memories)), file);
     }
     assert.deepEqual(timeline.sessionsTouching('nowhere.ts', 5), []);
+    // What the sessions table knows of a session comes with it, whichever way it was found.
+    db.prepare("INSERT INTO sessions (id, agent, started_at, title) VALUES ('s7', 'claude-code', 1, 'Seven')").run();
+    for (const file of ['src/a.ts', 'docs/d.md']) {
+      const seven = timeline.sessionsTouching(file, 100).find((t) => t.id === 's7');
+      assert.deepEqual(seven && [seven.agent, seven.title, seven.startedAt], ['claude-code', 'Seven', 1], file);
+    }
     store.update({ ...store.get(forgotten.id)!, status: 'active', updatedAt: forgotten.updatedAt });
   });
 

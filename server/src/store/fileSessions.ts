@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from './database';
 import { lazyStatements } from './lazyStatements';
-import type { SessionTouchRow } from './timelineStore';
+import type { SessionRow, SessionTouchRow } from './timelineStore';
 
 /** A file with at most this many memories has them read and grouped by session (~5 µs each at 1,000,000). */
 const GROUPED_MAX = 5_000;
@@ -19,7 +19,11 @@ const WALK_MAX = 50_000;
 export class FileSessions {
   private readonly statements;
 
-  constructor(private readonly db: SqliteDatabase) {
+  /** `sessionsById`: the sessions table's rows for some ids (TimelineStore.sessions). */
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly sessionsById: (ids: readonly string[]) => SessionRow[],
+  ) {
     this.statements = lazyStatements({
       fileRowids: () => db.prepare('SELECT memory_rowid FROM memory_files WHERE path = @path UNION ALL SELECT memory_rowid FROM anchors WHERE path = @path').pluck(),
       grouped: () =>
@@ -33,7 +37,6 @@ export class FileSessions {
       newest: () => db.prepare('SELECT rowid, updated_at FROM memories WHERE (updated_at, rowid) < (@at, @rowid) ORDER BY updated_at DESC, rowid DESC LIMIT @chunk').raw(),
       sessionOf: () => db.prepare('SELECT session_id, status FROM memories WHERE rowid = ?').raw(),
       ofSession: () => db.prepare("SELECT rowid FROM memories WHERE session_id = ? AND status IN ('active', 'archived')").pluck(),
-      sessions: () => db.prepare('SELECT id, agent, title, started_at AS startedAt FROM sessions WHERE id IN (SELECT value FROM json_each(?))'),
     });
   }
 
@@ -48,7 +51,7 @@ export class FileSessions {
     if (rowids.size <= GROUPED_MAX) return grouped();
     const lastAt = this.newestSessions(rowids, limit);
     if (!lastAt) return grouped();
-    const known = new Map((this.statements.sessions.all(JSON.stringify([...lastAt.keys()])) as Omit<SessionTouchRow, 'memories' | 'lastAt'>[]).map((s) => [s.id, s]));
+    const known = new Map(this.sessionsById([...lastAt.keys()]).map((s) => [s.id, s]));
     return [...lastAt].map(([id, at]) => ({
       id,
       agent: known.get(id)?.agent ?? null,

@@ -245,7 +245,7 @@ export class TimelineStore {
 
   /** Agent sessions that made memories about a file, most recent first. */
   sessionsTouching(path: string, limit: number): SessionTouchRow[] {
-    this.fileSessions ??= new FileSessions(this.db);
+    this.fileSessions ??= new FileSessions(this.db, (ids) => this.sessions(ids));
     return this.fileSessions.of(path, limit);
   }
 
