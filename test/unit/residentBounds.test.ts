@@ -18,8 +18,8 @@ function stores() {
   return { serverDb, otherDb, server: new MemoryStore(serverDb, undefined, { resident: true }), other: new MemoryStore(otherDb) };
 }
 
-/** A scoring row without its path numbers, which each store gives out in its own order. */
-const scored = ({ soleFile, soleFolder, ...row }: CandidateRow) => (void soleFile, void soleFolder, row);
+/** A scoring row's fields without its path numbers, which each store gives out in its own order. */
+const scored = (r: CandidateRow) => ({ rowid: r.rowid, id: r.id, kind: r.kind, pin: r.pin, status: r.status, importance: r.importance, updatedAt: r.updatedAt, files: [...r.files], symbols: [...r.symbols], anchor: r.anchor, glob: r.glob });
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,6 +1,6 @@
 import type { Memory } from '../memory/types';
 import type { CandidateRow } from './candidateRows';
-import { DenseRowidMap, type RowidMap } from './denseRowidMap';
+import { PackedCandidateRows, type RowidMap } from './packedCandidateRows';
 import { GenerationMap } from './generationMap';
 import type { MemoryChangeLog } from './memoryChangeLog';
 
@@ -13,10 +13,10 @@ import type { MemoryChangeLog } from './memoryChangeLog';
 const CANDIDATE_ROWS_KEPT = 8192;
 const TEXTS_KEPT = 1024;
 /**
- * A resident store keeps every scoring row while it has at most this many memories (~330 bytes
- * of heap a row, ~50 MB here, and loading them grew the server's RSS ~1.5× that); past it, the
- * recently used ones, as short commands do: at 1,000,000 memories every row was ~330 MB of heap
- * and took the server's event loop for seconds to load.
+ * A resident store keeps every scoring row while it has at most this many memories (packed, ~115
+ * bytes a row with the columns' room to grow, ~17 MB here); past it, the recently used ones, as
+ * short commands do: at 1,000,000 memories every row would be ~115 MB, and reading them all takes
+ * ~10 s of a core and pages from all of the database's ~2 GB.
  */
 export const RESIDENT_ROWS_MAX = 150_000;
 /**
@@ -33,7 +33,7 @@ const WHOLE_MEMORIES_KEPT = 64;
  * memories changed and only those are dropped. Before it, a hook's write threw away everything.
  *
  * Resident (the memory server) with at most RESIDENT_ROWS_MAX memories: every memory's scoring
- * row is kept (~330 bytes a memory, ~33 MB at 100,000), loaded in slices after the project opens,
+ * row is kept (PackedCandidateRows, ~12 MB at 100,000), loaded in slices after the project opens,
  * and recall then reads none from SQLite. Otherwise the recently used ones.
  */
 export class RowCaches {
@@ -52,7 +52,7 @@ export class RowCaches {
     memories: number,
   ) {
     this.resident = resident && memories <= RESIDENT_ROWS_MAX;
-    this.candidates = this.resident ? new DenseRowidMap() : new GenerationMap(CANDIDATE_ROWS_KEPT);
+    this.candidates = this.resident ? new PackedCandidateRows() : new GenerationMap(CANDIDATE_ROWS_KEPT);
   }
 
   /**
