@@ -115,19 +115,33 @@ async function buildServer(inventory) {
       writeAtomically(output.path, output.contents);
       continue;
     }
-    const hash = createHash('sha256').update(output.contents).digest('hex').slice(0, 16);
-    writeAtomically(output.path, `${output.text}/* engram-bundle ${hash} */\n`);
+    const text = asciiOnly(output.text);
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    writeAtomically(output.path, `${text}/* engram-bundle ${hash} */\n`);
     hashes.set(path.basename(output.path), hash);
   }
   const manifest = commands.map((c) => ({ name: c.name, summary: c.summary, usage: c.usage, bundle: `engram-${c.module}.js`, contentHash: hashes.get(`engram-${c.module}.js`) }));
   // `engram import`'s reader thread (server/src/cli/import/importReader.ts starts it).
   // The memory server's history import thread (server/src/history/historyThread.ts starts it).
-  await esbuild.build({ ...server, entryPoints: { 'import-worker': 'server/src/cli/import/importWorker.ts', 'history-worker': 'server/src/history/historyWorker.ts', 'text-index-worker': 'server/src/store/textIndex/textIndexWorker.ts', 'opening-declarations-worker': 'server/src/symbols/openingDeclarationsWorker.ts' }, outdir: 'dist' });
+  const workers = await esbuild.build({ ...server, entryPoints: { 'import-worker': 'server/src/cli/import/importWorker.ts', 'history-worker': 'server/src/history/historyWorker.ts', 'text-index-worker': 'server/src/store/textIndex/textIndexWorker.ts', 'opening-declarations-worker': 'server/src/symbols/openingDeclarationsWorker.ts' }, outdir: 'dist', write: false });
+  for (const output of workers.outputFiles) writeAtomically(output.path, output.path.endsWith('.js') ? asciiOnly(output.text) : output.contents);
   const entry = await esbuild.build({ ...server, entryPoints: { engram: 'server/src/engram.ts' }, outdir: 'dist', write: false, define: { ...server.define, ENGRAM_COMMANDS: JSON.stringify(manifest) } });
-  for (const output of entry.outputFiles) writeAtomically(output.path, output.contents, output.path.endsWith('.js') ? 0o755 : 0o644);
+  for (const output of entry.outputFiles) writeAtomically(output.path, output.path.endsWith('.js') ? asciiOnly(output.text) : output.contents, output.path.endsWith('.js') ? 0o755 : 0o644);
   // Bundles of modules that no longer have commands (renamed, removed) would only mislead.
   const current = new Set([...hashes.keys()].flatMap((f) => [f, `${f}.map`]));
   for (const file of readdirSync(dist)) if (/^engram-.*\.js(\.map)?$/.test(file) && !current.has(file)) rmSync(path.join(dist, file));
+}
+
+/**
+ * A bundle in ASCII only. esbuild escapes non-ASCII characters in strings but leaves them in
+ * regular expression literals (the redaction rules' `…`, `contraseña`): one such character makes
+ * V8 keep the whole source as a two-byte string, 3 MB of the memory server's heap for its 1.5 MB
+ * bundle, and every hook process pays the same. Each UTF-16 unit becomes `\uXXXX`, which means the
+ * same character in a string, a regular expression (with or without the u flag) and an identifier;
+ * an escaped one (`\é`) loses the backslash its escape no longer needs.
+ */
+function asciiOnly(text) {
+  return text.replace(/(\\*)([^\x00-\x7f])/g, (_, slashes, unit) => `${slashes.slice(slashes.length % 2)}\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Replaces a file in one step: an `engram` starting meanwhile reads the old version or the new one, never half of one. */
