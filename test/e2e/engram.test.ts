@@ -129,6 +129,9 @@ describe('Engram in a real VS Code', { timeout: 300_000 }, () => {
     const text = await webviewFrameText(workbench.page, STATS);
     const pid = Number(/pid (\d+)/.exec(text)?.[1]);
     assert.ok(pid > 0 && alive(pid), `memory server pid from the stats view: ${pid}`);
+    // Started as memoryServerFlags.ts says: Node's flags before the script, glibc's malloc thresholds in its environment.
+    assert.match(readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--heap-growing-percent=40\0.*engram\.js\0lsp/);
+    assert.ok(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').some((e) => /^GLIBC_TUNABLES=.*glibc\.malloc\.mmap_threshold=65536/.test(e)), 'GLIBC_TUNABLES');
     process.kill(pid, 'SIGKILL');
     await eventually('the status bar to be back at 5 memories after the restart', async () => {
       const status = await statusBarText(workbench.page, 'engram');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
-import { MEMORY_SERVER_NODE_FLAGS } from '../../server/src/runtime/memoryServerFlags';
+import { MEMORY_SERVER_NODE_FLAGS, memoryServerEnv } from '../../server/src/runtime/memoryServerFlags';
 import { ENGRAM_JS, assertBuilt } from './engramProcess';
 
 /** A real `engram lsp --stdio` process and a vscode-jsonrpc connection to it. */
@@ -18,12 +18,13 @@ export interface LspSession {
 
 /**
  * `answer`: what the client replies to requests from the server (default: null to every one, as a
- * client that asks nobody). `nodeFlags`: Node's flags for the server (default: the extension's).
+ * client that asks nobody). `nodeFlags`: Node's flags for the server (default: the extension's);
+ * its environment is `env` with what the extension adds (memoryServerEnv).
  * `lspArgs`: more of `engram lsp`'s arguments (`--warm`, as the extension passes it).
  */
 export function startLsp(env: NodeJS.ProcessEnv, options: { answer?: (method: string, params: unknown) => unknown; nodeFlags?: readonly string[]; lspArgs?: readonly string[] } = {}): LspSession {
   assertBuilt();
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? MEMORY_SERVER_NODE_FLAGS), ENGRAM_JS, 'lsp', '--stdio', ...(options.lspArgs ?? [])], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? MEMORY_SERVER_NODE_FLAGS), ENGRAM_JS, 'lsp', '--stdio', ...(options.lspArgs ?? [])], { env: { ...env, ...memoryServerEnv(env) }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));

@@ -10,7 +10,7 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { Commands, ServerStatusNotification, StatsRequest, type AgentSessionActivity, type StatsResult } from '../../../contracts/protocol';
-import { MEMORY_SERVER_NODE_FLAGS } from '../../../server/src/runtime/memoryServerFlags';
+import { MEMORY_SERVER_NODE_FLAGS, memoryServerEnv } from '../../../server/src/runtime/memoryServerFlags';
 import { readEngramSettings, SERVER_SETTINGS } from '../settings';
 import type { MemoryStatusItem } from '../statusBar';
 import { followBackfillProgress } from './backfillProgress';
@@ -162,7 +162,7 @@ export class MemoryServer implements vscode.Disposable {
       // Node's flags before the script: Node and Electron as Node take them there (memoryServerFlags.ts).
       args: [...MEMORY_SERVER_NODE_FLAGS, this.context.asAbsolutePath('dist/engram.js'), 'lsp', ...warmArguments()],
       transport: TransportKind.stdio,
-      options: { env: { ...process.env, ...runtimeEnv(runtime.origin) } },
+      options: { env: { ...process.env, ...runtimeEnv(runtime.origin), ...memoryServerEnv(process.env) } },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: 'file' }],
