@@ -19,6 +19,15 @@ const EMPTY: readonly string[] = Object.freeze([]);
 /** The per-row columns, each as long as `capacity`. */
 const COLUMNS = ['kind', 'pin', 'status', 'importance', 'updatedAt', 'soleFile', 'soleFolder', 'listStart', 'fileCount', 'symbolCount', 'idStart', 'idLength'] as const;
 
+type Column = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+
+/** A column of another length, with the values of the old one that fit. */
+function resized<T extends Column>(column: T, length: number): T {
+  const next = new (column.constructor as new (length: number) => T)(length);
+  next.set(column.subarray(0, Math.min(length, column.length)) as ArrayLike<number> as never);
+  return next;
+}
+
 function isMostlyGarbage(used: number, garbage: number): boolean {
   return garbage > GARBAGE_MIN && garbage > used - garbage;
 }
@@ -210,7 +219,8 @@ export class PackedCandidateRows implements RowidMap<CandidateRow> {
 
   clear(): void {
     this.capacity = 0;
-    for (const column of COLUMNS) this[column] = this[column].subarray(0, 0) as never;
+    // New arrays, not empty views of the old ones: a view would keep the old buffer.
+    for (const column of COLUMNS) this[column] = resized(this[column], 0) as never;
     this.lists = new Int32Array(FIRST_CAPACITY);
     this.listsUsed = this.listsGarbage = 0;
     this.ids = Buffer.alloc(FIRST_CAPACITY * 32);
@@ -277,12 +287,7 @@ export class PackedCandidateRows implements RowidMap<CandidateRow> {
     let capacity = Math.max(FIRST_CAPACITY, this.capacity);
     while (capacity < length) capacity *= 2;
     capacity = Math.min(capacity, MAX_DENSE_ROWID);
-    for (const column of COLUMNS) {
-      const old = this[column];
-      const next = new (old.constructor as new (length: number) => typeof old)(capacity);
-      next.set(old as ArrayLike<number>);
-      this[column] = next as never;
-    }
+    for (const column of COLUMNS) this[column] = resized(this[column], capacity) as never;
     this.capacity = capacity;
   }
 
