@@ -72,7 +72,7 @@ export async function provideHover(deps: HoverDeps, params: HoverParams, now: nu
   const governing = keptGoverningConstraints(store, file.path).filter((c) => governsLine(c, line, symbol, live));
   // The memories of the symbol, whichever of its lines the cursor is on: cached per symbol.
   const memories = symbol
-    ? cache.get(`symbol:${file.path}:${symbol}`, () =>
+    ? cache.getRanked(`symbol:${file.path}:${symbol}`, () =>
         recall(store, { file: file.path, symbol, limit: 12 }, { weights: recallWeights, now })
           .filter((r) => r.memory.kind !== 'constraint' && r.memory.symbols.some((s) => s === symbol || symbol.startsWith(`${s}.`) || s.startsWith(`${symbol}.`)))
           .slice(0, TOP_MEMORIES),
