@@ -85,7 +85,7 @@ describe("CodeLens's tallies of a file's memories (store/fileMemoryTally.ts)", (
     const { db, otherDb, resident, other } = stores();
     const ids = fill(resident, 0, 300);
     const states = new ListingStates(db, new MemoryChangeLog(db), () => resident.generation(), { slice: 7 });
-    const kept = new FileMemoryTallies(db, states);
+    const kept = new FileMemoryTallies(db, states, () => resident.generation());
     const perTally = new FileMemoryTallies(otherDb, null);
     assert.equal(states.read(), null, 'not built: each tally reads its own');
     assertTallies(kept, otherDb, 'before the build');

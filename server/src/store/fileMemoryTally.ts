@@ -1,6 +1,7 @@
 import type { MemoryId } from '../memory/types';
 import type { SqliteDatabase } from './database';
 import { bestFirst } from '../util/bestFirst';
+import { GenerationMap } from './generationMap';
 import { lazyStatements } from './lazyStatements';
 import { isListedState, type ListingLookup, type ListingStates } from './listingStates';
 
@@ -14,17 +15,26 @@ export interface FileMemoryTally {
 /** Of the symbols asked about, those with memories in the file: how many, and the newest ids. */
 export type SymbolMemoryTally = ReadonlyMap<string, { readonly count: number; readonly ids: readonly MemoryId[] }>;
 
+/** Files whose memory rowids are kept: the few a user has open. */
+const FILES_KEPT = 16;
+
 /**
  * Tallies of a file's active memories, constraints aside: how many in all and per symbol, and
  * the newest of each. The memory server knows each memory's state from ListingStates; a process
  * without them reads the states of the file's memories.
+ *
+ * With `generation` (the memory server), a file's memory rowids are kept until a memory changes:
+ * a CodeLens tallies the file, then its declarations, and the busiest file of 1,000,000 memories
+ * has ~27,000 (~3–5 ms to read).
  */
 export class FileMemoryTallies {
   private readonly statements;
+  private readonly fileRowidsKept = new GenerationMap<string, readonly number[]>(FILES_KEPT);
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly states: ListingStates | null,
+    private readonly generation?: () => number,
   ) {
     this.statements = lazyStatements({
       fileRowids: () => db.prepare('SELECT memory_rowid FROM memory_files WHERE path = ?').pluck(),
@@ -68,7 +78,7 @@ export class FileMemoryTallies {
 
   /** The file's listed memories, and how to take the newest of some (last changed first). */
   private listedOf(path: string): { listed: readonly number[]; newest: (rowids: readonly number[], max: number) => number[] } {
-    const inFile = this.statements.fileRowids.all(path) as number[];
+    const inFile = this.fileRowids(path);
     const lookup = this.states?.read() ?? this.readStates(inFile);
     return {
       listed: inFile.filter(lookup.isListed),
@@ -82,6 +92,14 @@ export class FileMemoryTallies {
         return Array.from(bestFirst(rowids.length, max, after), (i) => rowids[i]!);
       },
     };
+  }
+
+  /** Read in the tally's transaction, as is the generation: the rowids kept are those of the generation read. */
+  private fileRowids(path: string): readonly number[] {
+    const read = () => this.statements.fileRowids.all(path) as number[];
+    if (!this.generation) return read();
+    this.fileRowidsKept.sync(this.generation());
+    return this.fileRowidsKept.getOrCompute(path, read);
   }
 
   private readStates(rowids: readonly number[]): ListingLookup {

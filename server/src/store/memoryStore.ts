@@ -66,7 +66,7 @@ export class MemoryStore {
     this.reads = new RecallReads(db, changeLog, () => this.generation(), options.resident ?? false);
     this.listingStates = options.resident ? new ListingStates(db, changeLog, () => this.generation()) : null;
     this.constraintChanges = new ConstraintGeneration(db, changeLog, () => this.generation(), options.resident ?? false);
-    this.tallies = new FileMemoryTallies(db, this.listingStates);
+    this.tallies = new FileMemoryTallies(db, this.listingStates, options.resident ? () => this.generation() : undefined);
     this.writes = new MemoryWrites(db, redactor, (id) => this.get(id));
     this.imports = new MemoryImports(db, redactor, this.writes);
     this.statements = lazyStatements({
