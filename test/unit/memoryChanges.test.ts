@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { openProject } from '../../server/src/project';
 import { recall } from '../../server/src/recall/recall';
 import { CandidateReader } from '../../server/src/store/candidateRows';
+import { scoringRowFields } from '../support/scoringRowFields';
 import { tempDir } from '../support/tempDirs';
 
 function twoProcesses() {
@@ -10,6 +11,21 @@ function twoProcesses() {
   const root = tempDir('engram-project-');
   // The server keeps every memory (resident); the other stands for a hook, the CLI or an MCP server.
   return { server: openProject(root, env, { resident: true }), other: openProject(root, env) };
+}
+
+/** What `run` returns, and the rowids whose scoring rows it read from SQLite. */
+function readsOfScoringRows<T>(run: () => T): { result: T; rowids: number[][] } {
+  const rowids: number[][] = [];
+  const byRowids = CandidateReader.prototype.byRowids;
+  CandidateReader.prototype.byRowids = function (this: CandidateReader, asked: readonly number[]) {
+    rowids.push([...asked]);
+    return byRowids.call(this, asked);
+  };
+  try {
+    return { result: run(), rowids };
+  } finally {
+    CandidateReader.prototype.byRowids = byRowids;
+  }
 }
 
 describe('the change log (schema v10) and what the memory server keeps across writes', () => {
@@ -25,9 +41,11 @@ describe('the change log (schema v10) and what the memory server keeps across wr
       assert.match(textB!, /checkpoint/);
 
       other.store.setPin(a.id, 'hard');
-      const [againA, againB] = server.store.reads.candidates([ra, rb]);
+      const read = readsOfScoringRows(() => server.store.reads.candidates([ra, rb]));
+      const [againA, againB] = read.result;
       assert.equal(againA!.pin, 'hard', 'the changed memory is read again');
-      assert.equal(againB, rowB, 'the unchanged one is the same object: kept, not read again');
+      assert.deepEqual(read.rowids, [[ra]], 'and only it: the unchanged one is kept');
+      assert.deepEqual(scoringRowFields(againB), scoringRowFields(rowB));
       assert.equal(server.store.reads.lowercaseTexts([rb], 4000).get(rb), textB);
 
       other.store.update({ ...b, title: 'Checkpoint the WAL before a backup', files: ['src/db.ts', 'src/backup.ts'] });

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { MemoryId } from '../../server/src/memory/types';
 import type { CandidateRow } from '../../server/src/store/candidateRows';
 import { PackedCandidateRows } from '../../server/src/store/packedCandidateRows';
+import { scoringRowFields } from '../support/scoringRowFields';
 
 function row(rowid: number, overrides: Partial<CandidateRow> = {}): CandidateRow {
   return {
@@ -23,11 +24,6 @@ function row(rowid: number, overrides: Partial<CandidateRow> = {}): CandidateRow
   };
 }
 
-/** A row's fields as a plain object (a packed row reads its id and tags when first asked). */
-function plain(r: CandidateRow | undefined) {
-  return r && { rowid: r.rowid, id: r.id, kind: r.kind, pin: r.pin, status: r.status, importance: r.importance, updatedAt: r.updatedAt, files: [...r.files], symbols: [...r.symbols], anchor: r.anchor, glob: r.glob, soleFile: r.soleFile, soleFolder: r.soleFolder };
-}
-
 /** The packed rows against a Map given the same calls. */
 function both() {
   const packed = new PackedCandidateRows();
@@ -37,7 +33,7 @@ function both() {
     set: (r: CandidateRow) => (packed.set(r.rowid, r), map.set(r.rowid, r)),
     delete: (rowid: number) => (packed.delete(rowid), map.delete(rowid)),
     same(rowids: Iterable<number>) {
-      for (const rowid of rowids) assert.deepEqual(plain(packed.get(rowid)), plain(map.get(rowid)), `rowid ${rowid}`);
+      for (const rowid of rowids) assert.deepEqual(scoringRowFields(packed.get(rowid)), scoringRowFields(map.get(rowid)), `rowid ${rowid}`);
     },
   };
 }
@@ -72,8 +68,8 @@ describe('scoring rows packed in columns', () => {
     for (let rowid = 101; rowid <= n; rowid += 10) rows.delete(rowid);
     rows.same(Array.from({ length: n + 5 }, (_, i) => i));
     // A row given out before its memory changed and the pools were packed again is as it was.
-    assert.deepEqual(plain(given), plain(row(150)));
-    assert.notDeepEqual(plain(rows.packed.get(150)), plain(row(150)));
+    assert.deepEqual(scoringRowFields(given), scoringRowFields(row(150)));
+    assert.notDeepEqual(scoringRowFields(rows.packed.get(150)), scoringRowFields(row(150)));
   });
 
   it('forgets everything on clear and keeps rows again after it', () => {
@@ -83,6 +79,6 @@ describe('scoring rows packed in columns', () => {
     rows.packed.clear();
     for (const rowid of [1, 2999, 2 ** 40]) assert.equal(rows.packed.get(rowid), undefined);
     rows.packed.set(7, row(7, { kind: 'constraint' }));
-    assert.deepEqual(plain(rows.packed.get(7)), plain(row(7, { kind: 'constraint' })));
+    assert.deepEqual(scoringRowFields(rows.packed.get(7)), scoringRowFields(row(7, { kind: 'constraint' })));
   });
 });

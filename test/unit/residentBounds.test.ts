@@ -8,6 +8,7 @@ import { MemoryStore, type CandidateRow } from '../../server/src/store/memorySto
 import { RESIDENT_ROWS_MAX } from '../../server/src/store/rowCaches';
 import { TEXT_INDEX_ROWS_MAX } from '../../server/src/store/textIndex/residentTextIndex';
 import { UsageStore } from '../../server/src/store/usageStore';
+import { scoringRowFields } from '../support/scoringRowFields';
 import { tempDir } from '../support/tempDirs';
 
 /** The memory server's store and a short command's, on one database. */
@@ -19,7 +20,7 @@ function stores() {
 }
 
 /** A scoring row's fields without its path numbers, which each store gives out in its own order. */
-const scored = (r: CandidateRow) => ({ rowid: r.rowid, id: r.id, kind: r.kind, pin: r.pin, status: r.status, importance: r.importance, updatedAt: r.updatedAt, files: [...r.files], symbols: [...r.symbols], anchor: r.anchor, glob: r.glob });
+const scored = (r: CandidateRow) => ({ ...scoringRowFields(r), soleFile: undefined, soleFolder: undefined });
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
