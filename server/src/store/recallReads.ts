@@ -64,7 +64,8 @@ export class RecallReads {
       rowidsForMembers: () => db.prepare(`SELECT memory_rowid AS rowid FROM memory_symbols WHERE symbol > @prefix AND symbol < @prefix || char(1114111)
         ORDER BY memory_rowid DESC LIMIT @limit`),
       // What memory_fts indexed (schema v12 keeps no copy of it there).
-      ftsTexts: () => db.prepare(`SELECT rowid, substr(title || ' ' || coalesce(why, '') || ' ' || fts_tags || ' ' || body, 1, @max) AS text FROM memories
+      // The body cut before it is joined: a diff can be tens of KB, and only its start is read.
+      ftsTexts: () => db.prepare(`SELECT rowid, substr(title || ' ' || coalesce(why, '') || ' ' || fts_tags || ' ' || substr(body, 1, @max), 1, @max) AS text FROM memories
         WHERE rowid IN (SELECT value FROM json_each(@rowids))`),
       rowidsForSession: () => db.prepare(`SELECT rowid FROM memories WHERE session_id = @sessionId AND status = 'active'
         AND kind IN (SELECT value FROM json_each(@kinds)) ORDER BY updated_at DESC LIMIT @limit`),
