@@ -53,6 +53,21 @@ describe("the constraints' generation (what lists of constraints are kept for)",
     assert.deepEqual(keptGoverningConstraints(server, 'src/db.ts').map((c) => c.title), ['Keep the pool at ten', 'Every query has a timeout']);
   });
 
+  it("keeps recall's project-wide constraints across other writes, and finds them again after a constraint's", () => {
+    const { server, other } = stores();
+    const rowidOf = (id: string) => server.reads.rowidsRecent(100).find((r) => server.reads.byRowids([r])[0]!.id === id)!;
+    const rule = other.add({ kind: 'constraint', title: 'No ORMs anywhere', source: 'user' });
+    other.add({ kind: 'constraint', title: 'Keep the pool at ten', source: 'user', files: ['src/db.ts'] });
+    const first = server.reads.rowidsUntaggedConstraints();
+    assert.deepEqual(first, [rowidOf(rule.id)]);
+    other.add({ kind: 'diff', title: 'Edited db.ts', source: 'editor', files: ['src/db.ts'] });
+    assert.equal(server.reads.rowidsUntaggedConstraints(), first, 'kept across another memory written');
+    const added = other.add({ kind: 'constraint', title: 'Log in UTC', source: 'user' });
+    assert.deepEqual([...server.reads.rowidsUntaggedConstraints()].sort(), [rowidOf(rule.id), rowidOf(added.id)].sort());
+    other.update({ ...other.get(rule.id)!, status: 'archived' });
+    assert.deepEqual(server.reads.rowidsUntaggedConstraints(), [rowidOf(added.id)]);
+  });
+
   it('in a short command, reads no constraint until it sees a change, which it then takes as one', () => {
     const { other: command, server } = stores();
     const first = command.constraintGeneration();

@@ -63,7 +63,7 @@ export class MemoryStore {
     options: { readonly resident?: boolean } = {},
   ) {
     const changeLog = new MemoryChangeLog(db);
-    this.reads = new RecallReads(db, changeLog, () => this.generation(), options.resident ?? false);
+    this.reads = new RecallReads(db, changeLog, () => this.generation(), options.resident ?? false, () => this.constraintGeneration());
     this.listingStates = options.resident ? new ListingStates(db, changeLog, () => this.generation()) : null;
     this.constraintChanges = new ConstraintGeneration(db, changeLog, () => this.generation(), options.resident ?? false);
     this.tallies = new FileMemoryTallies(db, this.listingStates, options.resident ? () => this.generation() : undefined);
