@@ -132,9 +132,9 @@ function packableId(id: string): boolean {
 
 /**
  * Every memory's scoring row in typed columns indexed by rowid, for the memory server of a store
- * it keeps whole: ~70 bytes a memory outside the JS heap, where objects took ~330 bytes inside it
- * (~31 MB of the server's RSS at 100,000 memories, and work for every full collection). A row is
- * given out as a PackedRow, its strings shared.
+ * it keeps whole: ~70 bytes a memory outside the JS heap (~115 with the columns' room to grow),
+ * where objects took ~330 bytes inside it (~31 MB of the server's RSS at 100,000 memories, and
+ * work for every full collection). A row is given out as a PackedRow, its strings shared.
  *
  * Rows these columns cannot hold (a rowid past MAX_DENSE_ROWID, a 256th kind, a long or
  * non-ASCII id, more than 65,535 files or symbols) are kept as they are given.
