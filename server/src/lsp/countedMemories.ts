@@ -23,7 +23,7 @@ export interface FileCounts {
   readonly memories: number;
 }
 
-/** The counts of a file's top CodeLens (kept until a memory changes or is used). */
+/** The counts of a file's top CodeLens (kept until a memory or a constraint changes, not when one is only used). */
 export function fileCounts(store: MemoryStore, path: string): FileCounts {
   const governing = keptGoverningConstraints(store, path);
   const memories = editorMemoryCache(store).get(`count:${path}`, () => store.fileMemoryTally(path, 0).total);
