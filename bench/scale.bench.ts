@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,15 +51,26 @@ function p(samples: readonly number[], q: number): string {
   return percentile(samples, q).toFixed(2).padStart(7);
 }
 
-/** VmRSS and VmHWM of a process, in MB. */
-function memoryOf(pid: number): { rss: number; hwm: number } {
+/** VmRSS, its file-backed part (RssFile: Node's binary, the bundle, shared libraries) and VmHWM of a process, in MB. */
+function memoryOf(pid: number): { rss: number; file: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+  return { rss: kb('VmRSS') / 1024, file: kb('RssFile') / 1024, hwm: kb('VmHWM') / 1024 };
 }
 
-function mb({ rss, hwm }: { rss: number; hwm: number }): string {
-  return `RSS ${rss.toFixed(0).padStart(5)} MB   peak (VmHWM) ${hwm.toFixed(0).padStart(5)} MB`;
+function mb({ rss, file, hwm }: { rss: number; file: number; hwm: number }): string {
+  return `RSS ${rss.toFixed(0).padStart(5)} MB (file pages ${file.toFixed(0)})   peak (VmHWM) ${hwm.toFixed(0).padStart(5)} MB`;
+}
+
+/** The same of a bare `node` of the server's runtime, idle: what any Node process starts with. */
+async function bareNodeMemory(): Promise<string> {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 2000)'], { stdio: 'ignore' });
+  await sleep(500);
+  try {
+    return mb(memoryOf(child.pid!));
+  } finally {
+    child.kill();
+  }
 }
 
 function writeProject(root: string, files: readonly GeneratedFile[]): void {
@@ -108,6 +120,7 @@ async function benchServer(store: CachedStore, root: string, env: NodeJS.Process
   try {
     const pid = lsp.process.pid!;
     line(`server started (initialize answered), flags: ${SERVER_FLAGS.join(' ') || 'none'}`, `${(performance.now() - start).toFixed(0).padStart(7)} ms   ${mb(memoryOf(pid))}`);
+    line('a bare `node -e` of the same runtime, for comparison', `           ${await bareNodeMemory()}`);
     await lsp.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text: file.text } });
     const hover = (i: number) => {
       const [, span] = methods[i % methods.length]!;
