@@ -6,6 +6,7 @@ import { openDatabase } from '../../server/src/store/database';
 import { MemoryStore } from '../../server/src/store/memoryStore';
 import { Stemmer } from '../../server/src/store/textIndex/stemmer';
 import { TermDictionary, packTerms } from '../../server/src/store/textIndex/termDictionary';
+import { TEXT_INDEX_ROWS_MAX } from '../../server/src/store/textIndex/residentTextIndex';
 import { type IndexedRow, TextIndex } from '../../server/src/store/textIndex/textIndex';
 import { readImageFile, writeImageFile, type TextIndexImage } from '../../server/src/store/textIndex/textIndexImage';
 import { ByteWriter, decodeGaps } from '../../server/src/store/textIndex/varints';
@@ -51,6 +52,18 @@ describe('the packed text index', () => {
       }
     }
     for (const { rowid } of rows) assert.equal(packed.length(rowid), built.length(rowid));
+  });
+
+  it('packs a first build of as many memories as the server indexes', () => {
+    // Every memory of a first build is added before the one pack: past ~125,000 a spread of them overflowed the stack.
+    const index = new TextIndex((runs) => stemmer.terms(runs));
+    const words = ['pool', 'retry', 'rocket'];
+    for (let at = 1; at <= TEXT_INDEX_ROWS_MAX; at += 5000) {
+      index.put(Array.from({ length: Math.min(5000, TEXT_INDEX_ROWS_MAX - at + 1) }, (_, i) => ({ rowid: at + i, title: words[(at + i) % 3]!, body: '', why: null, tags: '' })));
+    }
+    index.compact();
+    assert.equal(index.rows, TEXT_INDEX_ROWS_MAX);
+    assert.equal(index.postings(index.termsOf(['rocket'])[0]![0]!)!.count, Math.floor((TEXT_INDEX_ROWS_MAX + 1) / 3));
   });
 
   it('reads each list after edits, deletions and additions as an index built afresh from the result', () => {

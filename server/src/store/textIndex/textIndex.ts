@@ -266,7 +266,8 @@ export class TextIndex implements PostingSource {
     const { docRowids: packedRowids, docBytes: packedDocBytes, docStarts: packedDocStarts } = this.packed;
     const rowids: number[] = [];
     for (const rowid of packedRowids) if (!this.takenOut.has(rowid)) rowids.push(rowid);
-    rowids.push(...this.addedDocs.keys());
+    // A loop, not a spread: more than ~125,000 arguments overflow the stack, and a first build adds every memory.
+    for (const rowid of this.addedDocs.keys()) rowids.push(rowid);
     const docRowids = Int32Array.from(rowids).sort();
     const docLengths = new Uint32Array(docRowids.length);
     const docStarts = new Uint32Array(docRowids.length + 1);
