@@ -68,6 +68,26 @@ describe("the constraints' generation (what lists of constraints are kept for)",
     assert.deepEqual(server.reads.rowidsUntaggedConstraints(), [rowidOf(added.id)]);
   });
 
+  it("lists recall's project-wide and glob-scoped constraints whole, hard pins first, then the oldest", () => {
+    const { server, other } = stores();
+    other.add({ kind: 'constraint', title: 'Old soft', source: 'user', pin: 'soft' }, 1_000);
+    other.add({ kind: 'constraint', title: 'Tagged', source: 'user', files: ['src/db.ts'], pin: 'hard' }, 1_500);
+    other.add({ kind: 'constraint', title: 'Plain', source: 'user' }, 2_000);
+    other.add({ kind: 'constraint', title: 'Tests only', source: 'user', meta: { glob: 'test/**' } }, 2_500);
+    other.add({ kind: 'constraint', title: 'Newer hard', source: 'user', pin: 'hard' }, 3_000);
+    other.add({ kind: 'constraint', title: 'Older plain', source: 'user' }, 500);
+    const archived = other.add({ kind: 'constraint', title: 'Archived', source: 'user' }, 4_000);
+    other.update({ ...archived, status: 'archived' });
+    other.add({ kind: 'note', title: 'A note', source: 'user' }, 5_000);
+    const listed = server.untaggedConstraints();
+    assert.deepEqual(listed.map((c) => c.title), ['Newer hard', 'Old soft', 'Older plain', 'Plain', 'Tests only']);
+    assert.deepEqual(listed.find((c) => c.title === 'Tests only')!.meta, { glob: 'test/**' }, 'read whole');
+    const recalls = server.reads.byRowids(server.reads.rowidsUntaggedConstraints()).map((m) => m.id);
+    assert.deepEqual([...recalls].sort(), listed.map((c) => c.id).sort(), "the same set as recall's");
+    other.update({ ...other.get(listed[0]!.id)!, status: 'archived' });
+    assert.deepEqual(server.untaggedConstraints().map((c) => c.title), ['Old soft', 'Older plain', 'Plain', 'Tests only'], 'found again after a constraint changed');
+  });
+
   it('in a short command, reads no constraint until it sees a change, which it then takes as one', () => {
     const { other: command, server } = stores();
     const first = command.constraintGeneration();

@@ -312,6 +312,7 @@ export class RecallReads {
    * Rowids of active project-wide and glob-scoped constraints. Every recall for a file asks, and
    * finding them checks every constraint (~20–40 ms at 1,000,000 memories, 30,000 constraints):
    * kept until a constraint changes, not after every other write (an agent's edit, a prompt).
+   * MemoryStore.untaggedConstraints reads the same set whole.
    */
   rowidsUntaggedConstraints(): readonly number[] {
     this.untaggedConstraintRowids.sync(this.constraintGeneration());
