@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import ts from 'typescript';
 import { REPO_ROOT } from '../support/engramProcess';
 import { tempDir } from '../support/tempDirs';
 import { zipEntries } from '../support/zipEntries';
@@ -48,5 +49,24 @@ describe('npm run package', () => {
     assert.ok(readdirSync(path.join(plugin, 'dist')).includes('engram.js'));
     assert.equal(readdirSync(path.join(plugin, 'dist'), { recursive: true }).filter((f) => String(f).endsWith('.map') || String(f).includes('webview')).length, 0);
     assert.equal(JSON.parse(readFileSync(path.join(plugin, '.claude-plugin', 'plugin.json'), 'utf8')).version, version);
+  });
+
+  it('makes bundles ASCII only without changing a tagged template, whose tag reads the text as written', () => {
+    // The build writes `\uXXXX` for every other character (scripts/build.mjs asciiOnly): the same
+    // character in strings, regular expressions and identifiers, but not in a template's raw text.
+    const escaped: string[] = [];
+    for (const script of readdirSync(path.join(REPO_ROOT, 'dist')).filter((f) => /^(engram|.*-worker).*\.js$/.test(f))) {
+      const source = ts.createSourceFile(script, readFileSync(path.join(REPO_ROOT, 'dist', script), 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+      const visit = (node: ts.Node): void => {
+        if (ts.isTaggedTemplateExpression(node)) {
+          const t = node.template;
+          const raw = ts.isNoSubstitutionTemplateLiteral(t) ? [t.rawText] : [t.head.rawText, ...t.templateSpans.map((s) => s.literal.rawText)];
+          if (raw.some((text) => /\\u(?!00[0-7])[0-9a-fA-F]{4}/.test(text ?? ''))) escaped.push(`${script}: ${node.getText(source).slice(0, 80)}`);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    assert.deepEqual(escaped, []);
   });
 });
